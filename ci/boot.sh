@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Usage: ci/boot.sh ENV_FILE INITRD OUTDIR [TIMEOUT_S]
+# Boot a kernel under TCG with 2 vCPUs on 2 NUMA nodes. The console goes to
+# OUTDIR/console.log, the test channel to OUTDIR/ktap.log. OUTDIR/status
+# gets "done", "timeout" or "qemu-exit-N"; a hung guest never hangs us.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+env_file=$1 initrd=$2 outdir=$3 timeout_s=${4:-${BOOT_TIMEOUT:-300}}
+# shellcheck disable=SC1090
+. "$env_file"
+mkdir -p "$outdir"
+rm -f "$outdir/console.log" "$outdir/ktap.log" "$outdir/status"
+
+start=$(date +%s)
+set +e
+timeout -k 5 "$timeout_s" qemu-system-x86_64 \
+	-nodefaults -display none -no-reboot -machine pc,accel=tcg \
+	-smp 2,sockets=2,cores=1,threads=1 -m 1G \
+	-object memory-backend-ram,id=mem0,size=512M \
+	-object memory-backend-ram,id=mem1,size=512M \
+	-numa node,nodeid=0,cpus=0,memdev=mem0 \
+	-numa node,nodeid=1,cpus=1,memdev=mem1 \
+	-kernel "$VMLINUZ" -initrd "$initrd" \
+	-append "console=ttyS0 rdinit=/init panic=-1 loglevel=5 ${BOOT_APPEND:-}" \
+	-serial "file:$outdir/console.log" -serial "file:$outdir/ktap.log" \
+	</dev/null >"$outdir/qemu.log" 2>&1
+rc=$?
+set -e
+case $rc in
+0) status=done ;;
+124 | 137) status=timeout ;;
+*) status=qemu-exit-$rc ;;
+esac
+echo "$status" >"$outdir/status"
+echo "$(($(date +%s) - start))" >"$outdir/boot-seconds"

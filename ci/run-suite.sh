@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Usage: ci/run-suite.sh KERNEL SUITE_FILE RESULTS_DIR
+# Build a suite's modules against KERNEL and its guest tests, boot KERNEL
+# with them and write RESULTS_DIR/results.tsv.
+#
+# A suite file has one directive per line (paths relative to the repo top):
+#   module DIR        build DIR against the kernel, insmod it, rmmod at end
+#   test FILE.c       build a static guest test, run it (prints KTAP)
+#   timeout SECONDS   kill the guest after this long (default 300)
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+kernel=$1 suite_file=$2 rundir=$3
+suite=$(basename "$suite_file" .suite)
+env_file=$MNCOMPAT_CACHE/kernels/$kernel.env
+[ -r "$env_file" ] || die "kernel $kernel is not prepared ($env_file)"
+[ -r "$suite_file" ] || die "no suite file $suite_file"
+
+rm -rf "$rundir"
+mkdir -p "$rundir"
+rundir=$(cd "$rundir" && pwd)
+staging=$rundir/staging
+mkdir -p "$staging/modules" "$staging/tests"
+: >"$staging/plan"
+timeout_s=300 modules="" build_failed=""
+
+while read -r directive arg; do
+	case $directive in
+	'' | '#'*) continue ;;
+	module)
+		name=$(basename "$arg")
+		if "$MNCOMPAT_TOP/ci/build-module.sh" "$env_file" \
+			"$MNCOMPAT_TOP/$arg" "$rundir/build/$name" 2>"$rundir/build-$name.err"; then
+			cp "$rundir/build/$name/$name.ko" "$staging/modules/"
+			echo "step insmod:$name insmod /modules/$name.ko" >>"$staging/plan"
+			modules="$name $modules"
+		else
+			build_failed="$build_failed $name"
+		fi
+		;;
+	test)
+		name=$(basename "$arg" .c)
+		"$MNCOMPAT_TOP/ci/build-guest-test.sh" "$MNCOMPAT_TOP/$arg" \
+			"$staging/tests/$name"
+		echo "step $name /tests/$name" >>"$staging/plan"
+		;;
+	timeout) timeout_s=$arg ;;
+	*) die "$suite_file: unknown directive '$directive'" ;;
+	esac
+done <"$suite_file"
+
+results=$rundir/results.tsv
+if [ -n "$build_failed" ]; then
+	for name in $build_failed; do
+		printf '%s\t%s\t%s/build:%s\tfail\t%s\n' "$kernel" "$suite" "$suite" \
+			"$name" "$(head -n 1 "$rundir/build-$name.err")"
+	done >"$results"
+	log "$kernel/$suite: build failed:$build_failed"
+	exit 0
+fi
+for name in $modules; do
+	echo "step rmmod:$name rmmod $name" >>"$staging/plan"
+done
+
+"$MNCOMPAT_TOP/ci/mkinitramfs.sh" "$staging" "$rundir/initramfs.cpio.gz"
+cp "$staging/plan" "$rundir/plan"
+log "$kernel/$suite: booting (timeout ${timeout_s}s)"
+"$MNCOMPAT_TOP/ci/boot.sh" "$env_file" "$rundir/initramfs.cpio.gz" "$rundir" "$timeout_s"
+python3 "$MNCOMPAT_TOP/ci/parse_run.py" "$kernel" "$suite" "$rundir"
+log "$kernel/$suite: $(cat "$rundir/status") in $(cat "$rundir/boot-seconds")s"
