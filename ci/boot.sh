@@ -29,7 +29,7 @@ timeout -k 5 "$timeout_s" qemu-system-x86_64 \
 rc=$?
 set -e
 case $rc in
-0) status=done ;;
+0) status="done" ;;
 124 | 137) status=timeout ;;
 *) status=qemu-exit-$rc ;;
 esac

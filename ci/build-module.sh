@@ -16,7 +16,7 @@ mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
 # Copy the module's own files, not its tests/ or other samples.
 find "$moddir" -maxdepth 1 -type f -exec cp {} "$outdir/" \;
-make -C "$KDIR" M="$outdir" W=1 -j"$JOBS" modules >"$outdir/build.log" 2>&1 || {
+make -C "$KDIR" M="$outdir" W=1 C=1 -j"$JOBS" modules >"$outdir/build.log" 2>&1 || {
 	grep -m1 'error:' "$outdir/build.log" >&2 ||
 		grep -m1 'Error' "$outdir/build.log" >&2 || tail -n 5 "$outdir/build.log" >&2
 	die "building $moddir for $KERNEL_NAME failed, log: $outdir/build.log"

@@ -38,7 +38,9 @@ if ! dpkg-query -W -f='${Status}\n' "$headers" 2>/dev/null |
 fi
 
 version=$(apt-cache policy "$image" | awk '$1 == "Candidate:" { print $2 }')
-[ -n "$version" ] && [ "$version" != "(none)" ] || die "no package $image"
+case $version in
+'' | '(none)') die "no package $image" ;;
+esac
 dir=$MNCOMPAT_CACHE/kernels/$name-$abi-$version
 if [ ! -e "$dir/.done" ]; then
 	rm -rf "$dir"

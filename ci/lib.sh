@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # Common helpers for the ci/ scripts. Source it; do not run it.
 
 MNCOMPAT_TOP=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Usage: ci/check-style.sh
+# House style: shellcheck on every shell script, checkpatch (from the
+# packaged 6.12 tree) on every C file but the semantic-patch test inputs.
+# (W=1 and sparse run with every module build, see ci/build-module.sh.)
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+cd "$MNCOMPAT_TOP"
+checkpatch=$("$MNCOMPAT_TOP/ci/unpack-source.sh" 6.12)/scripts/checkpatch.pl
+passed=0 failed=0
+
+check() {
+	what=$1
+	shift
+	if out=$("$@" 2>&1); then
+		passed=$((passed + 1))
+		echo "ok - $what"
+	else
+		failed=$((failed + 1))
+		echo "not ok - $what"
+		echo "$out" | sed 's/^/# /'
+	fi
+}
+
+scripts=$(git ls-files '*.sh' ci/guest/init .ci/run)
+# shellcheck disable=SC2086
+check "shellcheck ($(echo $scripts | wc -w) scripts)" shellcheck $scripts
+
+c_files=$(git ls-files '*.c' '*.h' | grep -v '^semantic-patches/tests/' || true)
+for f in $c_files; do
+	check "checkpatch $f" perl "$checkpatch" --no-tree -f --terse --quiet \
+		--ignore FILE_PATH_CHANGES "$f"
+done
+echo "style: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Usage: ci/test.sh      (what `make test` and .ci/run run)
+# Install what is missing, run the host-side checks, the harness self-tests
+# and every sample suite on every kernel, then print one total line.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+cd "$MNCOMPAT_TOP"
+"$MNCOMPAT_TOP/ci/install-deps.sh"
+out=${MNCOMPAT_OUT:-$MNCOMPAT_TOP/out}
+mkdir -p "$out"
+summary=$out/test-summary.log
+: >"$summary"
+status=0
+
+# part NAME CMD...: run one part of the test command, keep its closing line.
+part() {
+	name=$1
+	shift
+	log "test part: $name"
+	if ! "$@" 2>&1 | tee "$out/$name.log"; then
+		status=1
+	fi
+	# tee hides the exit status of the part: its closing line tells.
+	line=$(grep -E '^[a-z0-9-]+: [0-9]+ passed, [0-9]+ failed' "$out/$name.log" |
+		tail -n 1)
+	[ -n "$line" ] || line="$name: 0 passed, 1 failed"
+	echo "$line" >>"$summary"
+}
+
+part style "$MNCOMPAT_TOP/ci/check-style.sh"
+# shellcheck disable=SC2046
+part matrix "$MNCOMPAT_TOP/ci/matrix.sh" --selftests $(ls drivers-sample/*/*.suite)
+
+echo
+cat "$summary"
+awk '{ p += $2; f += $4 } END { printf "tests: %d passed, %d failed\n", p, f }' \
+	"$summary"
+if grep -qE ' [1-9][0-9]* failed' "$summary"; then
+	status=1
+fi
+exit "$status"
