@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/build-module.sh ENV_FILE MODULE_DIR OUT_DIR
-# Build an out-of-tree module against the kernel of ENV_FILE with W=1 and
-# -Werror, in a copy under OUT_DIR (the source tree stays clean).
+# Usage: ci/build-module.sh ENV_FILE MODULE_DIR OUT_DIR [MAKEVAR=VALUE...]
+# Build an out-of-tree module against the kernel of ENV_FILE with W=1,
+# sparse and -Werror, in a copy under OUT_DIR (the source tree stays clean).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 env_file=$1 moddir=$2 outdir=$3
+shift 3
 # shellcheck disable=SC1090
 . "$env_file"
 [ -r "$moddir/Kbuild" ] || [ -r "$moddir/Makefile" ] ||
@@ -16,7 +17,7 @@ mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
 # Copy the module's own files, not its tests/ or other samples.
 find "$moddir" -maxdepth 1 -type f -exec cp {} "$outdir/" \;
-make -C "$KDIR" M="$outdir" W=1 C=1 -j"$JOBS" modules >"$outdir/build.log" 2>&1 || {
+make -C "$KDIR" M="$outdir" W=1 C=1 -j"$JOBS" "$@" modules >"$outdir/build.log" 2>&1 || {
 	grep -m1 'error:' "$outdir/build.log" >&2 ||
 		grep -m1 'Error' "$outdir/build.log" >&2 || tail -n 5 "$outdir/build.log" >&2
 	die "building $moddir for $KERNEL_NAME failed, log: $outdir/build.log"

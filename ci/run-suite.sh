@@ -5,9 +5,11 @@
 # with them and write RESULTS_DIR/results.tsv.
 #
 # A suite file has one directive per line (paths relative to the repo top):
-#   module DIR        build DIR against the kernel, insmod it, rmmod at end
+#   module DIR [MAKEVAR=VALUE...]
+#                     build DIR against the kernel, insmod it, rmmod at end
 #   test FILE.c       build a static guest test, run it (prints KTAP)
 #   timeout SECONDS   kill the guest after this long (default 300)
+#   kernels NAME...   run on these kernels only (default: every kernel)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -16,6 +18,14 @@ suite=$(basename "$suite_file" .suite)
 env_file=$MNCOMPAT_CACHE/kernels/$kernel.env
 [ -r "$env_file" ] || die "kernel $kernel is not prepared ($env_file)"
 [ -r "$suite_file" ] || die "no suite file $suite_file"
+
+only=$(awk '$1 == "kernels" { $1 = ""; print }' "$suite_file")
+if [ -n "$only" ]; then
+	case " $only " in
+	*" $kernel "*) ;;
+	*) exit 0 ;;
+	esac
+fi
 
 rm -rf "$rundir"
 mkdir -p "$rundir"
@@ -29,9 +39,14 @@ while read -r directive arg; do
 	case $directive in
 	'' | '#'*) continue ;;
 	module)
-		name=$(basename "$arg")
+		# shellcheck disable=SC2086
+		set -- $arg
+		dir=$1
+		shift
+		name=$(basename "$dir")
 		if "$MNCOMPAT_TOP/ci/build-module.sh" "$env_file" \
-			"$MNCOMPAT_TOP/$arg" "$rundir/build/$name" 2>"$rundir/build-$name.err"; then
+			"$MNCOMPAT_TOP/$dir" "$rundir/build/$name" "$@" \
+			2>"$rundir/build-$name.err"; then
 			cp "$rundir/build/$name/$name.ko" "$staging/modules/"
 			echo "step insmod:$name insmod /modules/$name.ko" >>"$staging/plan"
 			modules="$name $modules"
@@ -46,6 +61,7 @@ while read -r directive arg; do
 		echo "step $name /tests/$name" >>"$staging/plan"
 		;;
 	timeout) timeout_s=$arg ;;
+	kernels) ;;
 	*) die "$suite_file: unknown directive '$directive'" ;;
 	esac
 done <"$suite_file"

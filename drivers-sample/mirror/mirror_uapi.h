@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * User-space ABI of the mirror sample device, shared by the module and its
- * in-guest tests.
+ * in-guest tests. The device mirrors pages of the opener's address space in
+ * its own page table; reads go through that table, never through the CPU's.
  */
 #ifndef _MIRROR_UAPI_H
 #define _MIRROR_UAPI_H
@@ -15,6 +16,8 @@
 enum mirror_callback {
 	MIRROR_CB_RANGE_START,
 	MIRROR_CB_RANGE_END,
+	MIRROR_CB_SECONDARY_TLBS,
+	MIRROR_CB_INVALIDATE_PAGE,
 	MIRROR_CB_RELEASE,
 	MIRROR_CB_MAX,
 };
@@ -26,20 +29,39 @@ struct mirror_range {
 	__u64 end;
 };
 
+/* MAP and READ: [addr, addr + len) of the opener's address space. */
+struct mirror_io {
+	__u64 addr;
+	__u64 len;
+	__u64 buf;		/* READ: user buffer of len bytes */
+};
+
 /*
- * Per-callback invalidation counts and total bytes, plus the last
- * MIRROR_RANGE_LOG ranges invalidate_range_start saw (oldest first).
+ * Per-callback counts and total bytes, the last MIRROR_RANGE_LOG ranges the
+ * device dropped (oldest first), the largest of them, and the number of
+ * pages the device maps now. The global_* fields count over all open files.
  */
 struct mirror_stats {
 	__u64 calls[MIRROR_CB_MAX];
 	__u64 bytes[MIRROR_CB_MAX];
+	__u64 max_range;
+	__u64 mapped_pages;
+	__u64 global_mapped_pages;
+	__u64 global_releases;
+	__u32 global_open_files;
 	__u32 nr_ranges;
-	__u32 pad;
 	struct mirror_range ranges[MIRROR_RANGE_LOG];
 };
 
 #define MIRROR_IOC_MAGIC	'M'
 #define MIRROR_IOC_STATS	_IOR(MIRROR_IOC_MAGIC, 1, struct mirror_stats)
 #define MIRROR_IOC_RESET	_IO(MIRROR_IOC_MAGIC, 2)
+/* Fault [addr, addr + len) into the device page table. */
+#define MIRROR_IOC_MAP		_IOW(MIRROR_IOC_MAGIC, 3, struct mirror_io)
+/*
+ * Copy [addr, addr + len) to buf through the device page table. Fails with
+ * ENXIO when a page is not mapped in the device (a device fault).
+ */
+#define MIRROR_IOC_READ		_IOW(MIRROR_IOC_MAGIC, 4, struct mirror_io)
 
 #endif /* _MIRROR_UAPI_H */

@@ -1,98 +1,449 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * In-guest tests of the mirror sample device: what the MMU notifier tells
- * the device when the CPU page tables change.
+ * Coherence tests of the mirror device: after every event that changes the
+ * CPU page tables, the CPU writes a fresh pattern and the device must read
+ * that pattern or fault, never the old data.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "mirror_uapi.h"
 
-#define NR_PAGES 16
+#define NR_PAGES	16
+#define THP_SIZE	(2UL << 20)
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT	21
+#endif
+#define MPOL_MF_MOVE	(1 << 1)
 
-/* True when the recorded ranges, taken together, cover [start, end). */
-static bool ranges_cover(const struct mirror_stats *st, uint64_t start,
-			 uint64_t end)
+enum verdict { COHERENT, STALE, DEVICE_ERROR };
+
+static void fill(void *p, size_t len, uint64_t seed)
 {
-	bool progress = true;
+	uint64_t *w = p;
 
-	while (start < end && progress) {
-		progress = false;
-		for (unsigned int i = 0; i < st->nr_ranges; i++) {
-			const struct mirror_range *r = &st->ranges[i];
+	for (size_t i = 0; i < len / sizeof(*w); i++)
+		w[i] = seed ^ ((uintptr_t)&w[i] * 0x9e3779b97f4a7c15ULL);
+}
 
-			if (r->start <= start && r->end > start) {
-				start = r->end;
-				progress = true;
-			}
-		}
+static bool holds(const void *buf, const void *addr, size_t len,
+		  uint64_t seed)
+{
+	const uint64_t *w = buf;
+
+	for (size_t i = 0; i < len / sizeof(*w); i++) {
+		uintptr_t va = (uintptr_t)addr + i * sizeof(*w);
+
+		if (w[i] != (seed ^ (va * 0x9e3779b97f4a7c15ULL)))
+			return false;
 	}
-	return start >= end;
+	return true;
+}
+
+static int dev_io(int fd, unsigned long cmd, void *addr, size_t len,
+		  void *buf)
+{
+	struct mirror_io io = {
+		.addr = (uintptr_t)addr, .len = len, .buf = (uintptr_t)buf,
+	};
+
+	return ioctl(fd, cmd, &io) ? -errno : 0;
+}
+
+/*
+ * What the device reads of [addr, addr + len) now: the pattern of seed,
+ * after a device fault where the device dropped the pages, or stale data.
+ */
+static enum verdict device_reads(int fd, void *addr, size_t len,
+				 uint64_t seed)
+{
+	void *buf = malloc(len);
+	enum verdict v = DEVICE_ERROR;
+	int ret;
+
+	if (!buf)
+		return DEVICE_ERROR;
+	ret = dev_io(fd, MIRROR_IOC_READ, addr, len, buf);
+	if (ret == -ENXIO) {
+		ret = dev_io(fd, MIRROR_IOC_MAP, addr, len, NULL);
+		if (!ret)
+			ret = dev_io(fd, MIRROR_IOC_READ, addr, len, buf);
+	}
+	if (!ret)
+		v = holds(buf, addr, len, seed) ? COHERENT : STALE;
+	else
+		fprintf(stderr, "# device read failed: %s\n", strerror(-ret));
+	free(buf);
+	return v;
+}
+
+static struct mirror_stats stats(int fd)
+{
+	struct mirror_stats st;
+
+	memset(&st, 0, sizeof(st));
+	if (ioctl(fd, MIRROR_IOC_STATS, &st))
+		fprintf(stderr, "# STATS failed: %s\n", strerror(errno));
+	return st;
+}
+
+static char *map_anon(size_t len)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, val, strlen(val)) < 0)
+			fprintf(stderr, "# %s: %s\n", path, strerror(errno));
+		close(fd);
+	}
+}
+
+static long read_long(const char *path)
+{
+	char buf[64] = "";
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? strtol(buf, NULL, 10) : -1;
 }
 
 FIXTURE(mirror)
 {
 	int fd;
 	size_t page;
+	size_t len;
+	char *buf;
 };
 
 FIXTURE_SETUP(mirror)
 {
 	self->page = sysconf(_SC_PAGESIZE);
+	self->len = NR_PAGES * self->page;
 	self->fd = open("/dev/" MIRROR_DEVICE_NAME, O_RDWR);
 	ASSERT_GE(self->fd, 0);
+	self->buf = map_anon(self->len);
+	ASSERT_NE(self->buf, NULL);
+	/* The device works before any event: it reads what the CPU wrote. */
+	fill(self->buf, self->len, 1);
+	ASSERT_EQ(dev_io(self->fd, MIRROR_IOC_MAP, self->buf, self->len, NULL),
+		  0);
+	ASSERT_EQ(device_reads(self->fd, self->buf, self->len, 1), COHERENT);
+	ASSERT_EQ(ioctl(self->fd, MIRROR_IOC_RESET), 0);
 }
 
 FIXTURE_TEARDOWN(mirror)
 {
+	munmap(self->buf, self->len);
 	close(self->fd);
 }
 
-TEST_F(mirror, munmap_is_covered)
+TEST_F(mirror, munmap)
 {
-	size_t len = NR_PAGES * self->page;
 	struct mirror_stats st;
-	char *buf;
+	char *again;
 
-	buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(buf, MAP_FAILED);
-	memset(buf, 0x5a, len);
-
-	ASSERT_EQ(ioctl(self->fd, MIRROR_IOC_RESET), 0);
-	ASSERT_EQ(munmap(buf, len), 0);
-	ASSERT_EQ(ioctl(self->fd, MIRROR_IOC_STATS, &st), 0);
-
-	ASSERT_GT(st.calls[MIRROR_CB_RANGE_START], 0);
-	ASSERT_EQ(st.calls[MIRROR_CB_RANGE_START],
-		  st.calls[MIRROR_CB_RANGE_END]);
-	ASSERT_GE(st.bytes[MIRROR_CB_RANGE_START], len);
-	ASSERT_TRUE(ranges_cover(&st, (uintptr_t)buf, (uintptr_t)buf + len));
-	ASSERT_EQ(st.calls[MIRROR_CB_RELEASE], 0);
+	ASSERT_EQ(munmap(self->buf, self->len), 0);
+	st = stats(self->fd);
+	EXPECT_GE(st.bytes[MIRROR_CB_RANGE_START], self->len);
+	EXPECT_EQ(st.mapped_pages, 0);
+	again = mmap(self->buf, self->len, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	ASSERT_EQ(again, self->buf);
+	fill(self->buf, self->len, 2);
+	ASSERT_EQ(device_reads(self->fd, self->buf, self->len, 2), COHERENT);
 }
 
-TEST_F(mirror, untouched_range_is_quiet)
+TEST_F(mirror, mprotect_read_only_then_write)
 {
-	size_t len = NR_PAGES * self->page;
+	ASSERT_EQ(mprotect(self->buf, self->len, PROT_READ), 0);
+	ASSERT_EQ(mprotect(self->buf, self->len, PROT_READ | PROT_WRITE), 0);
+	fill(self->buf, self->len, 2);
+	ASSERT_EQ(device_reads(self->fd, self->buf, self->len, 2), COHERENT);
+}
+
+TEST_F(mirror, madv_dontneed)
+{
+	ASSERT_EQ(madvise(self->buf, self->len, MADV_DONTNEED), 0);
+	fill(self->buf, self->len, 2);
+	ASSERT_EQ(device_reads(self->fd, self->buf, self->len, 2), COHERENT);
+}
+
+TEST_F(mirror, fork_copy_on_write)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		/* The child's copy changes; the parent's device must not. */
+		fill(self->buf, self->len, 3);
+		_exit(0);
+	}
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	ASSERT_EQ(device_reads(self->fd, self->buf, self->len, 1), COHERENT);
+	fill(self->buf, self->len, 2);
+	ASSERT_EQ(device_reads(self->fd, self->buf, self->len, 2), COHERENT);
+}
+
+TEST_F(mirror, fork_copy_on_write_child_keeps_page)
+{
+	int status, pipefd[2];
+	enum verdict verdict;
+	pid_t pid;
+	char c;
+
+	/* Here the child holds the old page while the parent writes. */
+	ASSERT_EQ(pipe(pipefd), 0);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid) {
+		if (read(pipefd[0], &c, 1) != 1)
+			_exit(2);
+		_exit(holds(self->buf, self->buf, self->len, 1) ? 0 : 1);
+	}
+	fill(self->buf, self->len, 2);
+	verdict = device_reads(self->fd, self->buf, self->len, 2);
+	/* Release the child before any assertion can end the test. */
+	ASSERT_EQ(write(pipefd[1], "x", 1), 1);
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	EXPECT_EQ(verdict, COHERENT);
+	EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+TEST_F(mirror, mremap)
+{
+	char *moved, *dst = map_anon(self->len);
+
+	ASSERT_NE(dst, NULL);
+	moved = mremap(self->buf, self->len, self->len,
+		       MREMAP_MAYMOVE | MREMAP_FIXED, dst);
+	ASSERT_EQ(moved, dst);
+	/* Old addresses are gone for the device; new ones map afresh. */
+	ASSERT_EQ(dev_io(self->fd, MIRROR_IOC_READ, self->buf, self->page,
+			 dst), -ENXIO);
+	self->buf = moved;
+	fill(self->buf, self->len, 2);
+	ASSERT_EQ(device_reads(self->fd, self->buf, self->len, 2), COHERENT);
+}
+
+TEST_F(mirror, thp_split_by_partial_mprotect)
+{
 	struct mirror_stats st;
-	char *buf;
+	bool saw_huge = false;
+	char *raw, *huge;
 
-	buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(buf, MAP_FAILED);
-	memset(buf, 0x5a, len);
-
+	raw = map_anon(2 * THP_SIZE);
+	ASSERT_NE(raw, NULL);
+	huge = (char *)(((uintptr_t)raw + THP_SIZE - 1) & ~(THP_SIZE - 1));
+	if (madvise(huge, THP_SIZE, MADV_HUGEPAGE))
+		SKIP(return, "no THP: madvise(MADV_HUGEPAGE): %s",
+		     strerror(errno));
+	fill(huge, THP_SIZE, 1);
+	ASSERT_EQ(dev_io(self->fd, MIRROR_IOC_MAP, huge, THP_SIZE, NULL), 0);
 	ASSERT_EQ(ioctl(self->fd, MIRROR_IOC_RESET), 0);
-	buf[0] = 1;
-	ASSERT_EQ(ioctl(self->fd, MIRROR_IOC_STATS, &st), 0);
-	ASSERT_EQ(st.calls[MIRROR_CB_RANGE_START], 0);
-	ASSERT_EQ(munmap(buf, len), 0);
+
+	/* Splitting the PMD must invalidate the whole 2 MiB. */
+	ASSERT_EQ(mprotect(huge + 4 * self->page, self->page, PROT_READ), 0);
+	st = stats(self->fd);
+	for (unsigned int i = 0; i < st.nr_ranges; i++)
+		if (st.ranges[i].start <= (uintptr_t)huge &&
+		    st.ranges[i].end >= (uintptr_t)huge + THP_SIZE)
+			saw_huge = true;
+	if (!saw_huge && st.max_range < THP_SIZE)
+		SKIP(munmap(raw, 2 * THP_SIZE); return,
+		     "the kernel gave no huge page here");
+	EXPECT_TRUE(saw_huge);
+	ASSERT_EQ(mprotect(huge + 4 * self->page, self->page,
+			   PROT_READ | PROT_WRITE), 0);
+	fill(huge, THP_SIZE, 2);
+	EXPECT_EQ(device_reads(self->fd, huge, THP_SIZE, 2), COHERENT);
+	munmap(raw, 2 * THP_SIZE);
+}
+
+TEST_F(mirror, migrate_to_other_node)
+{
+	void *pages[NR_PAGES];
+	int nodes[NR_PAGES], status[NR_PAGES], target;
+
+	for (int i = 0; i < NR_PAGES; i++)
+		pages[i] = self->buf + i * self->page;
+	if (syscall(SYS_move_pages, 0, NR_PAGES, pages, NULL, status, 0))
+		SKIP(return, "move_pages: %s", strerror(errno));
+	if (read_long("/sys/devices/system/node/node1/cpu1/online") < 0 &&
+	    access("/sys/devices/system/node/node1", F_OK))
+		SKIP(return, "one NUMA node only");
+	target = status[0] == 0 ? 1 : 0;
+	for (int i = 0; i < NR_PAGES; i++)
+		nodes[i] = target;
+	ASSERT_EQ(syscall(SYS_move_pages, 0, NR_PAGES, pages, nodes, status,
+			  MPOL_MF_MOVE), 0);
+	/* A page the device still holds cannot move: that is staleness. */
+	for (int i = 0; i < NR_PAGES; i++)
+		EXPECT_EQ(status[i], target);
+	fill(self->buf, self->len, 2);
+	ASSERT_EQ(device_reads(self->fd, self->buf, self->len, 2), COHERENT);
+}
+
+TEST_F_TIMEOUT(mirror, ksm_merge, 60)
+{
+	char *twin = map_anon(self->len);
+	long sharing = 0;
+
+	ASSERT_NE(twin, NULL);
+	if (access("/sys/kernel/mm/ksm/run", W_OK))
+		SKIP(return, "no KSM");
+	memset(self->buf, 0x77, self->len);
+	memset(twin, 0x77, self->len);
+	ASSERT_EQ(dev_io(self->fd, MIRROR_IOC_MAP, self->buf, self->len, NULL),
+		  0);
+	ASSERT_EQ(madvise(self->buf, self->len, MADV_MERGEABLE), 0);
+	ASSERT_EQ(madvise(twin, self->len, MADV_MERGEABLE), 0);
+	write_file("/sys/kernel/mm/ksm/pages_to_scan", "1000");
+	write_file("/sys/kernel/mm/ksm/sleep_millisecs", "10");
+	write_file("/sys/kernel/mm/ksm/run", "1");
+	for (int i = 0; i < 400 && sharing < NR_PAGES; i++) {
+		usleep(50000);
+		sharing = read_long("/sys/kernel/mm/ksm/pages_sharing");
+	}
+	/* A page the device still holds cannot be merged. */
+	EXPECT_GE(sharing, NR_PAGES);
+	fill(self->buf, self->len, 2);
+	EXPECT_EQ(device_reads(self->fd, self->buf, self->len, 2), COHERENT);
+	write_file("/sys/kernel/mm/ksm/run", "2");
+	munmap(twin, self->len);
+}
+
+static bool swap_on(void)
+{
+	char line[256];
+	bool on = false;
+	FILE *f;
+
+	if (access("/sys/block/zram0/disksize", W_OK) == 0 &&
+	    read_long("/sys/block/zram0/disksize") == 0) {
+		write_file("/sys/block/zram0/disksize", "64M");
+		if (system("mkswap /dev/zram0 >/dev/null && swapon /dev/zram0"))
+			return false;
+	}
+	f = fopen("/proc/swaps", "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		on |= line[0] == '/';
+	fclose(f);
+	return on;
+}
+
+TEST_F(mirror, swap_out)
+{
+	if (!swap_on())
+		SKIP(return, "no swap device (zram) in this guest");
+	ASSERT_EQ(madvise(self->buf, self->len, MADV_PAGEOUT), 0);
+	fill(self->buf, self->len, 2);
+	EXPECT_EQ(device_reads(self->fd, self->buf, self->len, 2), COHERENT);
+	if (system("swapoff /dev/zram0"))
+		fprintf(stderr, "# swapoff failed\n");
+}
+
+/* A child opens the device, maps pages, and dies in CHILD_FATE. */
+static pid_t child_with_device(size_t len, void (*fate)(void))
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		int fd = open("/dev/" MIRROR_DEVICE_NAME, O_RDWR);
+		char *p = map_anon(len);
+
+		if (fd < 0 || !p)
+			_exit(2);
+		fill(p, len, 5);
+		if (dev_io(fd, MIRROR_IOC_MAP, p, len, NULL))
+			_exit(3);
+		fate();
+		_exit(0);
+	}
+	return pid;
+}
+
+static void exit_while_mapped(void)
+{
+	_exit(0);
+}
+
+static void eat_memory_until_killed(void)
+{
+	write_file("/proc/self/oom_score_adj", "1000");
+	for (;;) {
+		char *p = mmap(NULL, 32 << 20, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+			       -1, 0);
+
+		if (p == MAP_FAILED)
+			usleep(1000);
+	}
+}
+
+TEST_F(mirror, process_exit_while_mapped)
+{
+	struct mirror_stats before = stats(self->fd), after;
+	int status;
+	pid_t pid = child_with_device(self->len, exit_while_mapped);
+
+	ASSERT_GE(pid, 0);
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	ASSERT_EQ(WEXITSTATUS(status), 0);
+	/* The child's pages are gone from every device table. */
+	after = stats(self->fd);
+	EXPECT_EQ(after.global_releases, before.global_releases + 1);
+	EXPECT_EQ(after.global_mapped_pages, after.mapped_pages);
+	EXPECT_EQ(after.global_open_files, before.global_open_files);
+}
+
+TEST_F_TIMEOUT(mirror, oom_kill_while_mapped, 120)
+{
+	struct mirror_stats before = stats(self->fd), after;
+	int status;
+	pid_t pid = child_with_device(self->len, eat_memory_until_killed);
+
+	ASSERT_GE(pid, 0);
+	ASSERT_EQ(waitpid(pid, &status, 0), pid);
+	ASSERT_TRUE(WIFSIGNALED(status));
+	ASSERT_EQ(WTERMSIG(status), SIGKILL);
+	after = stats(self->fd);
+	EXPECT_EQ(after.global_mapped_pages, after.mapped_pages);
+	EXPECT_EQ(after.global_open_files, before.global_open_files);
+	/* The parent's own mirror is untouched by the child's death. */
+	EXPECT_EQ(device_reads(self->fd, self->buf, self->len, 1), COHERENT);
+}
+
+TEST_F(mirror, unload_refused_while_open)
+{
+	EXPECT_NE(system("rmmod mirror 2>/dev/null"), 0);
 }
 
 TEST_HARNESS_MAIN
