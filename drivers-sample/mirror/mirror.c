@@ -33,6 +33,10 @@
 
 #include "mirror_uapi.h"
 
+#ifndef MIRROR_SKIP_INVALIDATION
+#define MIRROR_SKIP_INVALIDATION 0
+#endif
+
 struct mirror_file {
 	struct mmu_notifier notifier;
 	struct mm_struct *mm;
@@ -106,7 +110,7 @@ static int mirror_invalidate_range_start(struct mmu_notifier *mn,
 	mf->active++;
 	mf->seq++;
 	mirror_log_range(mf, MIRROR_CB_RANGE_START, range->start, range->end);
-	if (!IS_ENABLED(MIRROR_SKIP_INVALIDATION)) {
+	if (!MIRROR_SKIP_INVALIDATION) {
 		xa_lock(&mf->pt);
 		mirror_unmap_range(mf, range->start, range->end);
 		xa_unlock(&mf->pt);
