@@ -85,6 +85,7 @@ KERNEL_VERSION='$pkg $version'
 KERNEL_RELEASE=$(cat "$dir/build/include/config/kernel.release")
 KDIR=$dir/build
 KSRC=$dir/src
+KMODDIR=
 VMLINUZ=$dir/build/arch/x86/boot/bzImage
 EOT
 mv "$tmp" "$env_file"

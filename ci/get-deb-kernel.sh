@@ -53,6 +53,9 @@ if [ ! -e "$dir/.done" ]; then
 	rm -rf "$dir/deb"
 	touch "$dir/.done"
 fi
+# The package leaves modules.dep to the installer; suites that load the
+# kernel's own modules (kmod directive) need it.
+[ -e "$dir/root/lib/modules/$abi/modules.dep" ] || depmod -b "$dir/root" "$abi"
 vmlinuz=$dir/root/boot/vmlinuz-$abi
 [ -r "$vmlinuz" ] || die "$image has no $vmlinuz"
 
@@ -65,6 +68,7 @@ KERNEL_VERSION='$image $version'
 KERNEL_RELEASE=$abi
 KDIR=/usr/src/linux-headers-$abi
 KSRC=
+KMODDIR=$dir/root/lib/modules/$abi
 VMLINUZ=$vmlinuz
 EOT
 mv "$tmp" "$env_file"

@@ -7,6 +7,8 @@
 # A suite file has one directive per line (paths relative to the repo top):
 #   module DIR [MAKEVAR=VALUE...]
 #                     build DIR against the kernel, insmod it, rmmod at end
+#   kmod NAME         load the kernel's own module NAME (with its
+#                     dependencies) where the kernel has it as a module
 #   test FILE.c       build a static guest test, run it (prints KTAP)
 #   timeout SECONDS   kill the guest after this long (default 300)
 #   kernels NAME...   run on these kernels only (default: every kernel)
@@ -17,6 +19,8 @@ kernel=$1 suite_file=$2 rundir=$3
 suite=$(basename "$suite_file" .suite)
 env_file=$MNCOMPAT_CACHE/kernels/$kernel.env
 [ -r "$env_file" ] || die "kernel $kernel is not prepared ($env_file)"
+# shellcheck disable=SC1090
+. "$env_file"
 [ -r "$suite_file" ] || die "no suite file $suite_file"
 
 only=$(awk '$1 == "kernels" { $1 = ""; print }' "$suite_file")
@@ -34,6 +38,24 @@ staging=$rundir/staging
 mkdir -p "$staging/modules" "$staging/tests"
 : >"$staging/plan"
 timeout_s=300 modules="" build_failed=""
+
+# stage_kernel_module NAME: copy NAME and what it depends on from the
+# kernel's module tree (modules.dep), dependencies first, and plan insmod.
+stage_kernel_module() {
+	[ -n "${KMODDIR:-}" ] || return 0	# built into source kernels
+	line=$(grep -E "(^|/)$1\.ko(\.xz)?:" "$KMODDIR/modules.dep") ||
+		die "$KERNEL_NAME has no module $1"
+	for rel in $(echo "$line" | tr -d ':' |
+		awk '{ for (i = NF; i > 1; i--) print $i; print $1 }'); do
+		ko=$(basename "$rel" .xz)
+		[ -e "$staging/modules/$ko" ] && continue
+		case $rel in
+		*.xz) xz -dc "$KMODDIR/$rel" >"$staging/modules/$ko" ;;
+		*) cp "$KMODDIR/$rel" "$staging/modules/$ko" ;;
+		esac
+		echo "step kmod:${ko%.ko} insmod /modules/$ko" >>"$staging/plan"
+	done
+}
 
 while read -r directive arg; do
 	case $directive in
@@ -53,6 +75,9 @@ while read -r directive arg; do
 		else
 			build_failed="$build_failed $name"
 		fi
+		;;
+	kmod)
+		stage_kernel_module "$arg"
 		;;
 	test)
 		name=$(basename "$arg" .c)
