@@ -4,7 +4,7 @@
 # Prepare every kernel of $KERNELS (default: all of ci/kernels.list), run
 # every suite on every kernel, print the matrix and exit non-zero on any
 # unexpected result. --selftests adds the harness self-tests, run on the
-# first kernel only. Results go to $MNCOMPAT_OUT/results.
+# first kernel only (the kmemleak one on the kernels its suite names). Results go to $MNCOMPAT_OUT/results.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -35,9 +35,14 @@ for k in $kernels; do
 		"$MNCOMPAT_TOP/ci/run-suite.sh" "$k" "$s" \
 			"$results/$k/$(basename "$s" .suite)"
 	done
-	if [ -z "$first" ] && [ -n "$selftests" ]; then
-		first=$k
-		for s in $selftests; do
+	if [ -n "$selftests" ]; then
+		# leak.suite names the kernels with kmemleak it runs on.
+		here=leak
+		if [ -z "$first" ]; then
+			first=$k
+			here="$selftests leak"
+		fi
+		for s in $here; do
 			"$MNCOMPAT_TOP/ci/run-suite.sh" "$k" \
 				"$MNCOMPAT_TOP/ci/selftest/$s.suite" "$results/$k/$s"
 		done

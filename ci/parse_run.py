@@ -20,7 +20,7 @@ SPLAT = re.compile(
     r"possible circular locking dependency|"
     r"inconsistent lock state|"
     r"sleeping function called from invalid context|"
-    r"suspected memory leak|"
+    r"suspected memory leak|unreferenced object 0x|"
     r"INFO: task .* blocked for more than|"
     r"detected stalls? on CPU"
 )
