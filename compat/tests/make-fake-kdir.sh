@@ -19,6 +19,8 @@
 #                   no mmu_notifier_synchronize, no get/put
 #   3.16            4.12 without invalidate_range, clear_young and
 #                   mmu_notifier_synchronize; clear_flush_young(mn, mm, addr)
+#   unknown         6.1 with an invalidate_range_start form no kernel had,
+#                   for testing configure.sh's error
 set -eu
 
 die() {
@@ -32,7 +34,7 @@ outroot=$2
 gen=$3
 
 case $gen in
-recreated-4.12 | 4.19 | 4.12 | 5.0 | 3.16) ;;
+recreated-4.12 | 4.19 | 4.12 | 5.0 | 3.16 | unknown) ;;
 *) die "unknown generation $gen" ;;
 esac
 
@@ -92,6 +94,12 @@ function has(list) { return index(" " list " ", " " gen " ") > 0 }
 	getline
 	print "\tvoid (*invalidate_range_end)(struct mmu_notifier *subscription,"
 	print "\t\tstruct mm_struct *mm, unsigned long start, unsigned long end);"
+	next
+}
+/int \(\*invalidate_range_start\)\(/ && has("unknown") {
+	getline
+	print "\tint (*invalidate_range_start)(struct mmu_notifier *subscription,"
+	print "\t\tconst struct mmu_notifier_range *range, unsigned int why);"
 	next
 }
 /int \(\*clear_flush_young\)\(/ && has("3.16") {
