@@ -19,10 +19,8 @@ static const struct mmu_interval_notifier_ops probe_interval_ops = {
 	.invalidate = probe_invalidate,
 };
 
-int mncompat_probe_interval(struct mmu_interval_notifier *sub,
-			    struct mm_struct *mm);
-int mncompat_probe_interval(struct mmu_interval_notifier *sub,
-			    struct mm_struct *mm)
+static int __used mncompat_probe_interval(struct mmu_interval_notifier *sub,
+					 struct mm_struct *mm)
 {
 	int ret = mmu_interval_notifier_insert(sub, mm, 0, PAGE_SIZE,
 					       &probe_interval_ops);

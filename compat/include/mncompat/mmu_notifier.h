@@ -147,7 +147,7 @@ struct mncompat_mmu_notifier_desc {
 #define __MNCOMPAT_TLBS_FIELD(fn)	.invalidate_range = (fn),
 #else
 #define __MNCOMPAT_HAVE_TLBS_HOOK	0
-#define __MNCOMPAT_TLBS_FIELD(fn)
+#define __MNCOMPAT_TLBS_FIELD(...)
 #endif
 
 #ifdef MNCOMPAT_HAVE_OPS_FLAGS_DOES_NOT_BLOCK
@@ -156,24 +156,24 @@ struct mncompat_mmu_notifier_desc {
 	.flags = ((mn_flags) & MNCOMPAT_RANGE_START_MAY_SLEEP) ?	\
 		 0 : MMU_INVALIDATE_DOES_NOT_BLOCK,
 #else
-#define __MNCOMPAT_FLAGS_FIELD(mn_flags)
+#define __MNCOMPAT_FLAGS_FIELD(...)
 #endif
 
 #if defined(MNCOMPAT_HAVE_RANGE_START_RANGE) &&				\
 	defined(MNCOMPAT_HAVE_RANGE_END_RANGE) &&			\
 	!defined(MNCOMPAT_HAVE_INVALIDATE_PAGE)
 /* 5.0 and later without invalidate_page: the driver's functions as they are. */
-#define __MNCOMPAT_DEFINE_DESC(ops, rel, start_fn, end_fn, tlbs_fn, mn_flags)
+#define __MNCOMPAT_DEFINE_DESC(...)	struct mncompat_mmu_notifier_desc
 #else
 #define __MNCOMPAT_DEFINE_DESC(ops, rel, start_fn, end_fn, tlbs_fn, mn_flags) \
 	static const struct mncompat_mmu_notifier_desc			\
-	__maybe_unused __MNCOMPAT_DESC(ops) = {				\
+	__maybe_unused ops##__mncompat_desc = {				\
 		.release = (rel),					\
 		.invalidate_range_start = (start_fn),			\
 		.invalidate_range_end = (end_fn),			\
 		.invalidate_secondary_tlbs = (tlbs_fn),		\
 		.flags = (mn_flags),					\
-	};
+	}
 #endif
 
 /* Call the driver's range_start where the kernel cannot take a failure. */
@@ -188,17 +188,17 @@ __mncompat_range_start_nofail(const struct mncompat_mmu_notifier_desc *desc,
 }
 
 #if defined(MNCOMPAT_HAVE_RANGE_START_RANGE)
-#define __MNCOMPAT_RANGE_START(ops, start)				\
+#define __MNCOMPAT_RANGE_START(start, ...)				\
 	.invalidate_range_start = (start),
-#define __MNCOMPAT_DEFINE_RANGE_START(ops, start)
+#define __MNCOMPAT_DEFINE_RANGE_START(...)
 #elif defined(MNCOMPAT_HAVE_RANGE_START_BLOCKABLE)
 /* 4.19-4.20: int (mn, mm, start, end, bool blockable). */
-#define __MNCOMPAT_RANGE_START(ops, start)				\
+#define __MNCOMPAT_RANGE_START(start, ops)				\
 	.invalidate_range_start = __MNCOMPAT_UNLESS_NULL(start,		\
 				__MNCOMPAT_TRAMP(ops, range_start)),
-#define __MNCOMPAT_DEFINE_RANGE_START(ops, start)			\
+#define __MNCOMPAT_DEFINE_RANGE_START(ops, ...)			\
 	static int __maybe_unused					\
-	__MNCOMPAT_TRAMP(ops, range_start)(struct mmu_notifier *mn,	\
+	ops##__mncompat_range_start(struct mmu_notifier *mn,	\
 					   struct mm_struct *mm,	\
 					   unsigned long start_,	\
 					   unsigned long end_,		\
@@ -212,12 +212,12 @@ __mncompat_range_start_nofail(const struct mncompat_mmu_notifier_desc *desc,
 	}
 #elif defined(MNCOMPAT_HAVE_RANGE_START_VOID4)
 /* 2.6.27-4.18: void (mn, mm, start, end); always allowed to sleep. */
-#define __MNCOMPAT_RANGE_START(ops, start)				\
+#define __MNCOMPAT_RANGE_START(start, ops)				\
 	.invalidate_range_start = __MNCOMPAT_UNLESS_NULL(start,		\
 				__MNCOMPAT_TRAMP(ops, range_start)),
-#define __MNCOMPAT_DEFINE_RANGE_START(ops, start)			\
+#define __MNCOMPAT_DEFINE_RANGE_START(ops, ...)			\
 	static void __maybe_unused					\
-	__MNCOMPAT_TRAMP(ops, range_start)(struct mmu_notifier *mn,	\
+	ops##__mncompat_range_start(struct mmu_notifier *mn,	\
 					   struct mm_struct *mm,	\
 					   unsigned long start_,	\
 					   unsigned long end_)		\
@@ -233,19 +233,19 @@ __mncompat_range_start_nofail(const struct mncompat_mmu_notifier_desc *desc,
 #endif
 
 #if defined(MNCOMPAT_HAVE_RANGE_END_RANGE)
-#define __MNCOMPAT_RANGE_END(ops, end)	.invalidate_range_end = (end),
-#define __MNCOMPAT_DEFINE_RANGE_END(ops, end)
+#define __MNCOMPAT_RANGE_END(end, ...)	.invalidate_range_end = (end),
+#define __MNCOMPAT_DEFINE_RANGE_END(...)
 #elif defined(MNCOMPAT_HAVE_RANGE_END_VOID4)
 /*
  * 2.6.27-4.20: void (mn, mm, start, end).  The kernel does not say whether
  * the range was blockable; it was, except for the 4.19-4.20 oom reaper.
  */
-#define __MNCOMPAT_RANGE_END(ops, end)					\
+#define __MNCOMPAT_RANGE_END(end, ops)					\
 	.invalidate_range_end = __MNCOMPAT_UNLESS_NULL(end,		\
 				__MNCOMPAT_TRAMP(ops, range_end)),
-#define __MNCOMPAT_DEFINE_RANGE_END(ops, end)				\
+#define __MNCOMPAT_DEFINE_RANGE_END(ops, ...)				\
 	static void __maybe_unused					\
-	__MNCOMPAT_TRAMP(ops, range_end)(struct mmu_notifier *mn,	\
+	ops##__mncompat_range_end(struct mmu_notifier *mn,	\
 					 struct mm_struct *mm,		\
 					 unsigned long start_,		\
 					 unsigned long end_)		\
@@ -286,7 +286,7 @@ __mncompat_invalidate_page(const struct mncompat_mmu_notifier_desc *desc,
 	.invalidate_page = __MNCOMPAT_TRAMP(ops, invalidate_page),
 #define __MNCOMPAT_DEFINE_INVALIDATE_PAGE(ops)				\
 	static void __maybe_unused					\
-	__MNCOMPAT_TRAMP(ops, invalidate_page)(struct mmu_notifier *mn,	\
+	ops##__mncompat_invalidate_page(struct mmu_notifier *mn,	\
 					       struct mm_struct *mm,	\
 					       unsigned long address)	\
 	{								\
@@ -295,8 +295,8 @@ __mncompat_invalidate_page(const struct mncompat_mmu_notifier_desc *desc,
 	}
 #else
 #define __MNCOMPAT_INVALIDATE_PAGE_ATOMIC	0
-#define __MNCOMPAT_INVALIDATE_PAGE(ops)
-#define __MNCOMPAT_DEFINE_INVALIDATE_PAGE(ops)
+#define __MNCOMPAT_INVALIDATE_PAGE(...)
+#define __MNCOMPAT_DEFINE_INVALIDATE_PAGE(...)
 #endif
 
 /**
@@ -317,14 +317,14 @@ __mncompat_invalidate_page(const struct mncompat_mmu_notifier_desc *desc,
 		       !((mn_flags) & MNCOMPAT_RANGE_START_MAY_SLEEP) ||	\
 		       !__MNCOMPAT_IS_NULL(tlbs_fn),			\
 		"mncompat: " #ops ": this kernel calls invalidate_page() under the page-table lock (4.11-4.12, assumed for all pre-4.13): a range_start that may sleep needs a non-sleeping secondary-TLB hook"); \
-	__MNCOMPAT_DEFINE_DESC(ops, rel, start_fn, end_fn, tlbs_fn, mn_flags)	\
+	__MNCOMPAT_DEFINE_DESC(ops, rel, start_fn, end_fn, tlbs_fn, mn_flags); \
 	__MNCOMPAT_DEFINE_RANGE_START(ops, start_fn)			\
 	__MNCOMPAT_DEFINE_RANGE_END(ops, end_fn)				\
 	__MNCOMPAT_DEFINE_INVALIDATE_PAGE(ops)				\
 	static const struct mmu_notifier_ops ops = {			\
 		.release = (rel),					\
-		__MNCOMPAT_RANGE_START(ops, start_fn)			\
-		__MNCOMPAT_RANGE_END(ops, end_fn)				\
+		__MNCOMPAT_RANGE_START(start_fn, ops)			\
+		__MNCOMPAT_RANGE_END(end_fn, ops)				\
 		__MNCOMPAT_TLBS_FIELD(tlbs_fn)				\
 		__MNCOMPAT_INVALIDATE_PAGE(ops)				\
 		__MNCOMPAT_FLAGS_FIELD(mn_flags)				\

@@ -8,11 +8,12 @@
 #include <mncompat/mmu_notifier.h>
 
 #define MNCOMPAT_OFFSET(field)						\
-	asm volatile(".set mncompat_off_" #field ", %c0" : :		\
-		     "i" (offsetof(struct mmu_notifier_ops, field)))
+	({								\
+		asm volatile(".set mncompat_off_" #field ", %c0" : :	\
+			     "i" (offsetof(struct mmu_notifier_ops, field))); \
+	})
 
-void mncompat_test_ops_offsets(void);
-void mncompat_test_ops_offsets(void)
+static void __used mncompat_test_ops_offsets(void)
 {
 	MNCOMPAT_OFFSET(release);
 	MNCOMPAT_OFFSET(invalidate_range_start);
