@@ -199,10 +199,10 @@ __mncompat_range_start_nofail(const struct mncompat_mmu_notifier_desc *desc,
 #define __MNCOMPAT_DEFINE_RANGE_START(ops, ...)			\
 	static int __maybe_unused					\
 	ops##__mncompat_range_start(struct mmu_notifier *mn,	\
-					   struct mm_struct *mm,	\
-					   unsigned long start_,	\
-					   unsigned long end_,		\
-					   bool blockable)		\
+				    struct mm_struct *mm,		\
+				    unsigned long start_,		\
+				    unsigned long end_,			\
+				    bool blockable)			\
 	{								\
 		const struct mmu_notifier_range range =			\
 			__MNCOMPAT_RANGE(mm, start_, end_, blockable);	\
@@ -218,9 +218,9 @@ __mncompat_range_start_nofail(const struct mncompat_mmu_notifier_desc *desc,
 #define __MNCOMPAT_DEFINE_RANGE_START(ops, ...)			\
 	static void __maybe_unused					\
 	ops##__mncompat_range_start(struct mmu_notifier *mn,	\
-					   struct mm_struct *mm,	\
-					   unsigned long start_,	\
-					   unsigned long end_)		\
+				    struct mm_struct *mm,		\
+				    unsigned long start_,		\
+				    unsigned long end_)			\
 	{								\
 		const struct mmu_notifier_range range =			\
 			__MNCOMPAT_RANGE(mm, start_, end_, true);	\
@@ -246,9 +246,9 @@ __mncompat_range_start_nofail(const struct mncompat_mmu_notifier_desc *desc,
 #define __MNCOMPAT_DEFINE_RANGE_END(ops, ...)				\
 	static void __maybe_unused					\
 	ops##__mncompat_range_end(struct mmu_notifier *mn,	\
-					 struct mm_struct *mm,		\
-					 unsigned long start_,		\
-					 unsigned long end_)		\
+				  struct mm_struct *mm,			\
+				  unsigned long start_,			\
+				  unsigned long end_)			\
 	{								\
 		const struct mmu_notifier_range range =			\
 			__MNCOMPAT_RANGE(mm, start_, end_, true);	\
@@ -287,8 +287,8 @@ __mncompat_invalidate_page(const struct mncompat_mmu_notifier_desc *desc,
 #define __MNCOMPAT_DEFINE_INVALIDATE_PAGE(ops)				\
 	static void __maybe_unused					\
 	ops##__mncompat_invalidate_page(struct mmu_notifier *mn,	\
-					       struct mm_struct *mm,	\
-					       unsigned long address)	\
+					struct mm_struct *mm,		\
+					unsigned long address)		\
 	{								\
 		__mncompat_invalidate_page(&__MNCOMPAT_DESC(ops), mn,	\
 					   mm, address);		\
@@ -310,24 +310,32 @@ __mncompat_invalidate_page(const struct mncompat_mmu_notifier_desc *desc,
  *
  * Trailing arguments are extra designated initialisers for the table.
  */
-#define MNCOMPAT_MMU_NOTIFIER_OPS(ops, rel, start_fn, end_fn, tlbs_fn, mn_flags, ...) \
-	_Static_assert(__MNCOMPAT_HAVE_TLBS_HOOK || __MNCOMPAT_IS_NULL(tlbs_fn), \
-		"mncompat: " #ops ": this kernel has no non-sleeping secondary-TLB callback (invalidate_range, 3.19+) to deliver " #tlbs_fn); \
+#define __MNCOMPAT_NO_TLBS_HOOK_MSG(ops, tlbs_fn)				\
+	"mncompat: " #ops ": this kernel has no invalidate_range (3.19+) to call " #tlbs_fn " from"
+#define __MNCOMPAT_ATOMIC_PAGE_MSG(ops)					\
+	"mncompat: " #ops ": range_start may sleep, this kernel calls invalidate_page() under the page-table lock (4.11-4.12; assumed for every pre-4.13 kernel) and there is no non-sleeping secondary-TLB hook to route it to"
+
+#define MNCOMPAT_MMU_NOTIFIER_OPS(ops, rel, start_fn, end_fn, tlbs_fn,	\
+				  mn_flags, ...)			\
+	_Static_assert(__MNCOMPAT_HAVE_TLBS_HOOK ||			\
+		       __MNCOMPAT_IS_NULL(tlbs_fn),			\
+		       __MNCOMPAT_NO_TLBS_HOOK_MSG(ops, tlbs_fn));	\
 	_Static_assert(!__MNCOMPAT_INVALIDATE_PAGE_ATOMIC ||		\
 		       !((mn_flags) & MNCOMPAT_RANGE_START_MAY_SLEEP) ||	\
 		       !__MNCOMPAT_IS_NULL(tlbs_fn),			\
-		"mncompat: " #ops ": this kernel calls invalidate_page() under the page-table lock (4.11-4.12, assumed for all pre-4.13): a range_start that may sleep needs a non-sleeping secondary-TLB hook"); \
-	__MNCOMPAT_DEFINE_DESC(ops, rel, start_fn, end_fn, tlbs_fn, mn_flags); \
+		       __MNCOMPAT_ATOMIC_PAGE_MSG(ops));		\
+	__MNCOMPAT_DEFINE_DESC(ops, rel, start_fn, end_fn, tlbs_fn,	\
+			       mn_flags);				\
 	__MNCOMPAT_DEFINE_RANGE_START(ops, start_fn)			\
-	__MNCOMPAT_DEFINE_RANGE_END(ops, end_fn)				\
+	__MNCOMPAT_DEFINE_RANGE_END(ops, end_fn)			\
 	__MNCOMPAT_DEFINE_INVALIDATE_PAGE(ops)				\
 	static const struct mmu_notifier_ops ops = {			\
 		.release = (rel),					\
 		__MNCOMPAT_RANGE_START(start_fn, ops)			\
-		__MNCOMPAT_RANGE_END(end_fn, ops)				\
+		__MNCOMPAT_RANGE_END(end_fn, ops)			\
 		__MNCOMPAT_TLBS_FIELD(tlbs_fn)				\
 		__MNCOMPAT_INVALIDATE_PAGE(ops)				\
-		__MNCOMPAT_FLAGS_FIELD(mn_flags)				\
+		__MNCOMPAT_FLAGS_FIELD(mn_flags)			\
 		__VA_ARGS__						\
 	}
 
