@@ -138,8 +138,14 @@ $nc_field mirror_invalidate_secondary_tlbs"
 		else
 			not_ok "$nc_name: invalidate_page not filled by the trampoline"
 		fi
-	else
-		ok "$nc_name: # skip not a native kernel: trampolines expected"
+	fi
+	if ! has "$nc_cfg" RANGE_START_RANGE; then
+		if echo "$nc_relocs" | grep -qx 'invalidate_range_start mirror_mn_ops__mncompat_range_start' &&
+			echo "$nc_relocs" | grep -qx 'invalidate_range_end mirror_mn_ops__mncompat_range_end'; then
+			ok "$nc_name: pre-5.0 forms: range_start/end filled by the compat trampolines"
+		else
+			not_ok "$nc_name: pre-5.0 forms but range_start/end are not trampolines"
+		fi
 	fi
 }
 
@@ -183,10 +189,12 @@ test_kernel() {
 			"$tk_cflags"
 	done
 	# The default variant is refused where there is no secondary-TLB hook.
-	for tk_tag in default DMIRROR_NO_TLBS; do
-		tk_build=$work/$tk_name/build-$tk_tag
-		[ -e "$tk_build/mirror.o" ] && break
-	done
+	tk_base=
+	tk_build=$work/$tk_name/build-default
+	if [ ! -e "$tk_build/mirror.o" ]; then
+		tk_base=-DMIRROR_NO_TLBS
+		tk_build=$work/$tk_name/build-DMIRROR_NO_TLBS
+	fi
 	native_check "$tk_name" "$tk_cfg" "$tk_build"
 
 	# Forced-off builds: each probe result the header acts on, turned
@@ -197,7 +205,8 @@ test_kernel() {
 		has "$tk_cfg" "$tk_feature" || continue
 		tk_off=$work/$tk_name/off-$tk_feature
 		force_off "$tk_cfg" "$tk_feature" "$tk_off"
-		build_expect "${tk_name}[-${tk_feature}]" "$tk_kdir" "$tk_off" "$tk_off/build" ""
+		build_expect "${tk_name}[-${tk_feature}]" "$tk_kdir" "$tk_off" \
+			"$tk_off/build" "$tk_base"
 		case $tk_feature in
 		*TLBS | INVALIDATE_RANGE)
 			build_expect "${tk_name}[-${tk_feature}]" "$tk_kdir" "$tk_off" \
