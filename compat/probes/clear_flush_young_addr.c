@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probe: MNCOMPAT_HAVE_CLEAR_FLUSH_YOUNG_ADDR
+ * Upstream: 2.6.27 cddb8a5c14aa added; 3.18 57128468080a changed
+ * int ops->clear_flush_young(mn, mm, address).
+ */
+#include <linux/mmu_notifier.h>
+
+static int probe_clear_flush_young(struct mmu_notifier *mn,
+				   struct mm_struct *mm, unsigned long address)
+{
+	return 0;
+}
+
+const struct mmu_notifier_ops mncompat_probe_ops = {
+	.clear_flush_young = probe_clear_flush_young,
+};

@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: compat/tests/build-module.sh KDIR CONFIG_DIR BUILD_DIR [CFLAGS]
+#
+# Build compat/tests/module (the test module) with W=1 and -Werror against
+# KDIR, using CONFIG_DIR/mncompat_config.h and the extra CFLAGS.  The
+# build log is BUILD_DIR/build.log; the exit status is make's.
+# MNCOMPAT_MAKE_ARGS adds make arguments (e.g. C=2 for sparse).
+set -eu
+
+[ $# -ge 3 ] || {
+	echo "usage: build-module.sh KDIR CONFIG_DIR BUILD_DIR [CFLAGS]" >&2
+	exit 2
+}
+kdir=$1
+config_dir=$(cd "$2" && pwd)
+build=$3
+cflags=${4:-}
+compat=$(cd "$(dirname "$0")/.." && pwd)
+
+rm -rf "$build"
+mkdir -p "$build"
+build=$(cd "$build" && pwd)
+cp "$compat"/tests/module/Kbuild "$compat"/tests/module/*.c "$build"/
+# shellcheck disable=SC2086 # MNCOMPAT_MAKE_ARGS is a word list
+${MAKE:-make} -C "$kdir" M="$build" W=1 ${MNCOMPAT_MAKE_ARGS:-} -j"${MNCOMPAT_JOBS:-2}" \
+	MNCOMPAT_INCLUDE="$compat/include" \
+	MNCOMPAT_CONFIG_DIR="$config_dir" \
+	MNCOMPAT_TEST_CFLAGS="$cflags" >"$build/build.log" 2>&1

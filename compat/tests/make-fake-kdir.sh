@@ -1,0 +1,150 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: compat/tests/make-fake-kdir.sh BASE_KDIR OUTROOT GENERATION
+#
+# Copy a Debian 6.1 linux-headers tree (the arch tree and the -common tree
+# its Makefile includes) to OUTROOT/GENERATION and rewrite the copy's
+# <linux/mmu_notifier.h> so that the callbacks a driver sees have the shape
+# of an older kernel generation.  Only for compile tests of the compat
+# header: nothing built against such a tree can be loaded.  Prints the new
+# KDIR.  Generations:
+#
+#   recreated-4.12  6.1 plus ops->invalidate_page (what kernel-patches/ builds)
+#   4.19            int range_start(mn, mm, s, e, bool), void range_end(mn,
+#                   mm, s, e), ops->flags, no range struct, no get/put
+#   4.12            void range_start/end(mn, mm, s, e), invalidate_page, no
+#                   range struct, no get/put, no interval notifier
+#   5.0             range struct with bool blockable, no blockable helper,
+#                   no mmu_notifier_synchronize, no get/put
+#   3.16            4.12 without invalidate_range, clear_young and
+#                   mmu_notifier_synchronize; clear_flush_young(mn, mm, addr)
+#   unknown         6.1 with an invalidate_range_start form no kernel had,
+#                   for testing configure.sh's error
+set -eu
+
+die() {
+	echo "make-fake-kdir.sh: $*" >&2
+	exit 1
+}
+
+[ $# -eq 3 ] || die "usage: make-fake-kdir.sh BASE_KDIR OUTROOT GENERATION"
+base=$1
+outroot=$2
+gen=$3
+
+case $gen in
+recreated-4.12 | 4.19 | 4.12 | 5.0 | 3.16 | unknown) ;;
+*) die "unknown generation $gen" ;;
+esac
+
+common=$(sed -n 's/^include \(\/.*\)\/Makefile$/\1/p' "$base/Makefile")
+if [ -z "$common" ] || [ ! -d "$common" ]; then
+	die "$base is not a Debian linux-headers tree (its Makefile includes no -common tree)"
+fi
+
+dest=$outroot/$gen
+mkdir -p "$outroot"
+rm -rf "$dest"
+mkdir -p "$dest"
+cp -a "$base" "$dest/arch"
+cp -a "$common" "$dest/common"
+for tree in arch common; do
+	for link in scripts tools; do
+		if [ -L "$dest/$tree/$link" ]; then
+			target=$(readlink -f "$base/$link")
+			rm "$dest/$tree/$link"
+			ln -s "$target" "$dest/$tree/$link"
+		fi
+	done
+done
+echo "include $dest/common/Makefile" >"$dest/arch/Makefile"
+
+header=$dest/common/include/linux/mmu_notifier.h
+[ -r "$header" ] || die "no $header"
+
+# Line-oriented edits of the 6.1 header, by generation.
+awk -v gen="$gen" '
+function has(list) { return index(" " list " ", " " gen " ") > 0 }
+/^struct mmu_notifier_ops \{$/ {
+	print
+	if (has("recreated-4.12 4.12 3.16")) {
+		print "\tvoid (*invalidate_page)(struct mmu_notifier *subscription,"
+		print "\t\t\t\tstruct mm_struct *mm, unsigned long address);"
+	}
+	if (has("4.19"))
+		print "\tunsigned long flags;"
+	next
+}
+/^#define MMU_NOTIFIER_RANGE_BLOCKABLE/ {
+	print
+	if (has("4.19"))
+		print "#define MMU_INVALIDATE_DOES_NOT_BLOCK\t(0x01)"
+	next
+}
+/int \(\*invalidate_range_start\)\(/ && has("4.19 4.12 3.16") {
+	getline
+	print "\t" (gen == "4.19" ? "int" : "void") \
+		" (*invalidate_range_start)(struct mmu_notifier *subscription,"
+	print "\t\tstruct mm_struct *mm, unsigned long start, unsigned long end" \
+		(gen == "4.19" ? ", bool blockable);" : ");")
+	next
+}
+/void \(\*invalidate_range_end\)\(/ && has("4.19 4.12 3.16") {
+	getline
+	print "\tvoid (*invalidate_range_end)(struct mmu_notifier *subscription,"
+	print "\t\tstruct mm_struct *mm, unsigned long start, unsigned long end);"
+	next
+}
+/int \(\*invalidate_range_start\)\(/ && has("unknown") {
+	getline
+	print "\tint (*invalidate_range_start)(struct mmu_notifier *subscription,"
+	print "\t\tconst struct mmu_notifier_range *range, unsigned int why);"
+	next
+}
+/int \(\*clear_flush_young\)\(/ && has("3.16") {
+	getline
+	getline
+	getline
+	print "\tint (*clear_flush_young)(struct mmu_notifier *subscription,"
+	print "\t\tstruct mm_struct *mm, unsigned long address);"
+	next
+}
+/^\tunsigned flags;$/ && has("5.0") {
+	print
+	print "\tbool blockable;"
+	next
+}
+{ print }
+' "$header" >"$header.new"
+
+# Hide what the generation lacks by renaming it.
+hide=
+case $gen in
+4.19 | 4.12 | 3.16)
+	hide="s/struct mmu_notifier_range\\b/struct mncompat_fake_range/g;"
+	hide="$hide s/mmu_notifier_range_blockable/mncompat_fake_blockable/g;"
+	hide="$hide s/mmu_interval_/mncompat_fake_interval_/g;"
+	hide="$hide s/alloc_notifier/fake_alloc_notifier/g;"
+	hide="$hide s/free_notifier/fake_free_notifier/g;"
+	hide="$hide s/mmu_notifier_get\\b/mncompat_fake_get/g;"
+	hide="$hide s/mmu_notifier_put\\b/mncompat_fake_put/g;"
+	;;
+5.0)
+	hide="s/mmu_notifier_range_blockable/mncompat_fake_blockable/g;"
+	hide="$hide s/mmu_notifier_synchronize/mncompat_fake_synchronize/g;"
+	hide="$hide s/mmu_interval_/mncompat_fake_interval_/g;"
+	hide="$hide s/alloc_notifier/fake_alloc_notifier/g;"
+	hide="$hide s/free_notifier/fake_free_notifier/g;"
+	hide="$hide s/mmu_notifier_get\\b/mncompat_fake_get/g;"
+	hide="$hide s/mmu_notifier_put\\b/mncompat_fake_put/g;"
+	;;
+esac
+if [ "$gen" = 3.16 ]; then
+	hide="$hide s/(\\*invalidate_range)(/(*fake_invalidate_range)(/;"
+	hide="$hide s/(\\*clear_young)(/(*fake_clear_young)(/;"
+	hide="$hide s/mmu_notifier_synchronize/mncompat_fake_synchronize/g;"
+fi
+sed "$hide" "$header.new" >"$header"
+rm -f "$header.new"
+echo "$dest/arch"

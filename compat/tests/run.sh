@@ -1,0 +1,382 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: compat/tests/run.sh ENV_FILE|KDIR...
+#
+# Host-side tests of compat/: for every kernel given (a ci env file that
+# sets KDIR, or a KDIR), run the probe pass, a negative-control probe, the
+# test module in four driver variants with W=1 -Werror, the no-trampoline
+# check on native kernels and the forced-off builds.  Then the same on fake
+# old-generation KDIRs (make-fake-kdir.sh) made from the first Debian 6.1
+# headers tree given (or MNCOMPAT_FAKE_BASE), then sparse, checkpatch
+# and the shell linter.  Prints one "ok"/"not ok" line per check and ends with
+# "N passed, M failed"; exits non-zero if anything failed.
+#
+# Environment: MNCOMPAT_FAKE_BASE, CHECKPATCH (path to checkpatch.pl),
+# MNCOMPAT_CACHE (default /var/cache/mncompat, to find checkpatch.pl),
+# MNCOMPAT_TEST_DIR (work directory, kept; default: a temporary one).
+set -u
+
+tests=$(cd "$(dirname "$0")" && pwd)
+compat=$(cd "$tests/.." && pwd)
+
+if [ -n "${MNCOMPAT_TEST_DIR:-}" ]; then
+	work=$MNCOMPAT_TEST_DIR
+	mkdir -p "$work"
+else
+	work=$(mktemp -d "${TMPDIR:-/tmp}/mncompat-tests.XXXXXX")
+	trap 'rm -rf "$work"' EXIT
+	trap 'exit 1' HUP INT TERM
+fi
+
+n=0
+passed=0
+failed=0
+ok() {
+	n=$((n + 1))
+	passed=$((passed + 1))
+	echo "ok $n - $*"
+}
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $*"
+}
+note() {
+	echo "# $*"
+}
+# check DESCRIPTION COMMAND...: one line for the command's exit status.
+check() {
+	desc=$1
+	shift
+	if "$@"; then
+		ok "$desc"
+	else
+		not_ok "$desc"
+	fi
+}
+
+# has CONFIG_DIR FEATURE: is MNCOMPAT_HAVE_FEATURE defined there?
+has() {
+	grep -q "^#define MNCOMPAT_HAVE_$2 1$" "$1/mncompat_config.h"
+}
+
+# force_off CONFIG_DIR FEATURE NEW_DIR: a copy of the header without FEATURE.
+force_off() {
+	mkdir -p "$3"
+	sed "s/^#define MNCOMPAT_HAVE_$2 1$/#undef MNCOMPAT_HAVE_$2/" \
+		"$1/mncompat_config.h" >"$3/mncompat_config.h"
+}
+
+# build_expect NAME KDIR CONFIG_DIR BUILD_DIR CFLAGS: build the test module
+# and check the outcome the compat rules predict for CFLAGS and the config.
+build_expect() {
+	be_name=$1 be_kdir=$2 be_cfg=$3 be_build=$4 be_cflags=$5
+	be_tlbs=yes
+	be_sleeps=no
+	case $be_cflags in *MIRROR_NO_TLBS*) be_tlbs=no ;; esac
+	case $be_cflags in *MIRROR_MAY_SLEEP*) be_sleeps=yes ;; esac
+	be_hook=no
+	if has "$be_cfg" ARCH_INVALIDATE_SECONDARY_TLBS ||
+		has "$be_cfg" INVALIDATE_RANGE; then
+		be_hook=yes
+	fi
+	be_why=
+	if [ $be_tlbs = yes ] && [ $be_hook = no ]; then
+		be_why="secondary-TLB hook but no invalidate_range"
+	fi
+	if has "$be_cfg" INVALIDATE_PAGE && [ $be_sleeps = yes ] && [ $be_tlbs = no ]; then
+		be_why="range_start may sleep, invalidate_page, no TLB hook"
+	fi
+	be_label="$be_name: module W=1 -Werror [${be_cflags:-default}]"
+	if "$tests/build-module.sh" "$be_kdir" "$be_cfg" "$be_build" "$be_cflags"; then
+		if [ -z "$be_why" ]; then
+			ok "$be_label builds"
+		else
+			not_ok "$be_label builds but must be refused ($be_why)"
+		fi
+	elif [ -z "$be_why" ]; then
+		not_ok "$be_label fails to build (log: $be_build/build.log)"
+		grep -m 5 -E 'error|warning' "$be_build/build.log" | sed 's/^/# /'
+	elif grep -q 'static assertion failed: "mncompat: mirror_mn_ops:' \
+		"$be_build/build.log"; then
+		ok "$be_label refused at build time ($be_why)"
+		grep -m 1 -o '"mncompat: .*"' "$be_build/build.log" | sed 's/^/# /'
+	else
+		not_ok "$be_label fails, but not with the mncompat message"
+	fi
+}
+
+# native_check NAME CONFIG_DIR BUILD_DIR: the ops table of a native
+# kernel relocates straight to the driver's functions.
+native_check() {
+	nc_name=$1 nc_cfg=$2 nc_build=$3
+	nc_relocs=$("$tests/ops-relocs.sh" "$nc_build/mirror.o" mirror_mn_ops \
+		"$nc_build/ops_offsets.o") || nc_relocs=
+	echo "$nc_relocs" | sed "s/^/# $nc_name: ops table: /"
+	if has "$nc_cfg" RANGE_START_RANGE && has "$nc_cfg" RANGE_END_RANGE &&
+		! has "$nc_cfg" INVALIDATE_PAGE; then
+		if has "$nc_cfg" ARCH_INVALIDATE_SECONDARY_TLBS; then
+			nc_field=arch_invalidate_secondary_tlbs
+		else
+			nc_field=invalidate_range
+		fi
+		nc_expect="release mirror_release
+invalidate_range_start mirror_invalidate_range_start
+invalidate_range_end mirror_invalidate_range_end
+$nc_field mirror_invalidate_secondary_tlbs"
+		if [ "$(echo "$nc_relocs" | sort)" = "$(echo "$nc_expect" | sort)" ] &&
+			! nm "$nc_build/mirror.o" | grep -q __mncompat_; then
+			ok "$nc_name: native API: ops table points straight at the driver's functions, no trampoline in the object"
+		else
+			not_ok "$nc_name: native API but the ops table is not direct"
+		fi
+	elif has "$nc_cfg" INVALIDATE_PAGE; then
+		if echo "$nc_relocs" | grep -qx \
+			'invalidate_page mirror_mn_ops__mncompat_invalidate_page'; then
+			ok "$nc_name: invalidate_page filled by the compat trampoline"
+		else
+			not_ok "$nc_name: invalidate_page not filled by the trampoline"
+		fi
+	fi
+	if ! has "$nc_cfg" RANGE_START_RANGE; then
+		if echo "$nc_relocs" | grep -qx 'invalidate_range_start mirror_mn_ops__mncompat_range_start' &&
+			echo "$nc_relocs" | grep -qx 'invalidate_range_end mirror_mn_ops__mncompat_range_end'; then
+			ok "$nc_name: pre-5.0 forms: range_start/end filled by the compat trampolines"
+		else
+			not_ok "$nc_name: pre-5.0 forms but range_start/end are not trampolines"
+		fi
+	fi
+}
+
+# test_kernel NAME KDIR REAL: every per-kernel check.
+test_kernel() {
+	tk_name=$1 tk_kdir=$2 tk_real=$3
+	tk_cfg=$work/$tk_name/config
+	if tk_out=$("$compat/configure.sh" "$tk_kdir" "$tk_cfg" 2>&1); then
+		tk_secs=$(echo "$tk_out" | sed -n 's/.* in \([0-9.]*\)s ->.*/\1/p')
+		tk_count=$(echo "$tk_out" | sed -n 's/.*: \([0-9]* of [0-9]*\) probes.*/\1/p')
+		ok "$tk_name: probe pass in ${tk_secs}s ($tk_count probes compiled)"
+		timings="$timings $tk_name=${tk_secs}s"
+	else
+		not_ok "$tk_name: configure.sh failed"
+		echo "$tk_out" | sed 's/^/# /'
+		return
+	fi
+	matrix="$matrix $tk_name"
+	cp "$tk_cfg/mncompat_config.h" "$work/matrix.$tk_name"
+
+	if [ "$tk_real" = yes ]; then
+		tk_neg=$work/$tk_name/negative
+		mkdir -p "$tk_neg/probes"
+		cp "$compat"/probes/*.c "$tests"/negative/*.c "$tk_neg/probes/"
+		MNCOMPAT_PROBES=$tk_neg/probes "$compat/configure.sh" "$tk_kdir" \
+			"$tk_neg/config" >/dev/null 2>&1
+		if grep -qx '#undef MNCOMPAT_HAVE_RANGE_START_WRONG_SIGNATURE' \
+			"$tk_neg/config/mncompat_config.h" 2>/dev/null &&
+			grep -q 'range_start_wrong_signature.c.*incompatible.pointer.type' \
+				"$tk_neg/config/mncompat_probes.log"; then
+			ok "$tk_name: negative control: wrong-signature probe fails (incompatible pointer type)"
+		else
+			not_ok "$tk_name: negative control probe did not fail as expected"
+		fi
+	fi
+
+	for tk_cflags in "" -DMIRROR_MAY_SLEEP -DMIRROR_NO_TLBS \
+		"-DMIRROR_NO_TLBS -DMIRROR_MAY_SLEEP"; do
+		tk_tag=$(echo "${tk_cflags:-default}" | tr -dc 'A-Za-z_')
+		build_expect "$tk_name" "$tk_kdir" "$tk_cfg" "$work/$tk_name/build-$tk_tag" \
+			"$tk_cflags"
+	done
+	# The default variant is refused where there is no secondary-TLB hook.
+	tk_base=
+	tk_build=$work/$tk_name/build-default
+	if [ ! -e "$tk_build/mirror.o" ]; then
+		tk_base=-DMIRROR_NO_TLBS
+		tk_build=$work/$tk_name/build-DMIRROR_NO_TLBS
+	fi
+	native_check "$tk_name" "$tk_cfg" "$tk_build"
+
+	# Forced-off builds: each probe result the header acts on, turned
+	# off where the fallback compiles against the same kernel.
+	for tk_feature in INVALIDATE_PAGE MMU_NOTIFIER_SYNCHRONIZE \
+		OPS_FLAGS_DOES_NOT_BLOCK ARCH_INVALIDATE_SECONDARY_TLBS \
+		INVALIDATE_RANGE; do
+		has "$tk_cfg" "$tk_feature" || continue
+		tk_off=$work/$tk_name/off-$tk_feature
+		force_off "$tk_cfg" "$tk_feature" "$tk_off"
+		build_expect "${tk_name}[-${tk_feature}]" "$tk_kdir" "$tk_off" \
+			"$tk_off/build" "$tk_base"
+		case $tk_feature in
+		*TLBS | INVALIDATE_RANGE)
+			build_expect "${tk_name}[-${tk_feature}]" "$tk_kdir" "$tk_off" \
+				"$tk_off/build-notlbs" -DMIRROR_NO_TLBS
+			;;
+		esac
+	done
+}
+
+timings=
+matrix=
+fake_base=${MNCOMPAT_FAKE_BASE:-}
+checkpatch=${CHECKPATCH:-}
+[ $# -gt 0 ] || {
+	echo "usage: run.sh ENV_FILE|KDIR..." >&2
+	exit 2
+}
+for arg in "$@"; do
+	if [ -f "$arg" ]; then
+		KDIR=
+		KSRC=
+		KERNEL_NAME=
+		# shellcheck disable=SC1090 # ci env files, shell syntax
+		. "$arg"
+		kdir=$KDIR
+		name=${KERNEL_NAME:-$(basename "$arg" .env)}
+		if [ -z "$checkpatch" ] && [ -n "$KSRC" ] &&
+			[ -r "$KSRC/scripts/checkpatch.pl" ]; then
+			case $KSRC in *6.12*) checkpatch=$KSRC/scripts/checkpatch.pl ;; esac
+		fi
+	else
+		kdir=$arg
+		name=$(basename "$arg")
+	fi
+	if [ ! -r "$kdir/Makefile" ]; then
+		not_ok "$name: $kdir is not a kernel build tree"
+		continue
+	fi
+	release=$(cat "$kdir/include/config/kernel.release" 2>/dev/null)
+	if [ -z "$fake_base" ] && grep -q '^include /.*-common/Makefile$' \
+		"$kdir/Makefile"; then
+		case $release in 6.1.*) fake_base=$kdir ;; esac
+	fi
+	note "kernel $name: $kdir ($release)"
+	test_kernel "$name" "$kdir" yes
+done
+
+# Fake old generations: every branch of the header gets compiled.
+if [ -n "$fake_base" ]; then
+	for gen in recreated-4.12 4.19 4.12 5.0 3.16; do
+		if ! fake=$("$tests/make-fake-kdir.sh" "$fake_base" \
+			"$work/fake" "$gen"); then
+			not_ok "fake-$gen: cannot make a fake KDIR"
+			continue
+		fi
+		note "kernel fake-$gen: $fake (from $fake_base)"
+		test_kernel "fake-$gen" "$fake" no
+		cfg=$work/fake-$gen/config
+		case $gen in
+		recreated-4.12) want="INVALIDATE_PAGE RANGE_START_RANGE" ;;
+		4.19) want="RANGE_START_BLOCKABLE RANGE_END_VOID4 OPS_FLAGS_DOES_NOT_BLOCK" ;;
+		4.12) want="INVALIDATE_PAGE RANGE_START_VOID4 INVALIDATE_RANGE" ;;
+		5.0) want="RANGE_START_RANGE RANGE_BLOCKABLE_FIELD" ;;
+		3.16) want="INVALIDATE_PAGE RANGE_START_VOID4 CLEAR_FLUSH_YOUNG_ADDR" ;;
+		esac
+		missing=
+		for feature in $want; do
+			has "$cfg" "$feature" 2>/dev/null ||
+				missing="$missing $feature"
+		done
+		if [ -z "$missing" ]; then
+			ok "fake-$gen: probes see the $gen shape ($want)"
+		else
+			not_ok "fake-$gen: probes miss$missing"
+		fi
+		rm -rf "$work/fake/$gen"
+	done
+	if fake=$("$tests/make-fake-kdir.sh" "$fake_base" "$work/fake" unknown); then
+		if out=$("$compat/configure.sh" "$fake" "$work/unknown" 2>&1); then
+			not_ok "fake-unknown: configure.sh accepted an unknown range_start form"
+		elif echo "$out" | grep -q 'no known invalidate_range_start() form' &&
+			echo "$out" | grep -q 'detected: none' &&
+			[ ! -e "$work/unknown/mncompat_config.h" ]; then
+			ok "fake-unknown: configure.sh refuses an unknown range_start form, listing detected and supported"
+			echo "$out" | sed 's/^/# /'
+		else
+			not_ok "fake-unknown: configure.sh failed without the expected message"
+		fi
+		rm -rf "$work/fake/unknown"
+	fi
+else
+	not_ok "no Debian 6.1 headers tree given: fake old generations not tested"
+fi
+
+# Sparse on the first kernel given.
+first=$(echo "$matrix" | awk '{ print $1 }')
+if [ -n "$first" ]; then
+	for arg in "$@"; do
+		if [ -f "$arg" ]; then
+			KDIR=
+			# shellcheck disable=SC1090
+			. "$arg"
+			kdir=$KDIR
+		else
+			kdir=$arg
+		fi
+		break
+	done
+	sp=$work/sparse
+	if MNCOMPAT_MAKE_ARGS=C=2 "$tests/build-module.sh" "$kdir" \
+		"$work/$first/config" "$sp" "" &&
+		grep -q CHECK "$sp/build.log" &&
+		! grep -qE 'warning|error' "$sp/build.log"; then
+		ok "$first: sparse (C=2) clean"
+	else
+		not_ok "$first: sparse reports problems (log: $sp/build.log)"
+	fi
+fi
+
+# Style.
+if [ -z "$checkpatch" ]; then
+	for cp in "${MNCOMPAT_CACHE:-/var/cache/mncompat}"/src/linux-source-6.12*/scripts/checkpatch.pl; do
+		[ -r "$cp" ] && checkpatch=$cp
+	done
+fi
+if [ -n "$checkpatch" ]; then
+	for f in "$compat"/include/mncompat/*.h "$compat"/probes/*.c \
+		"$compat"/tests/module/*.c "$compat"/tests/negative/*.c; do
+		rel=${f#"$compat"/}
+		if out=$(perl "$checkpatch" --no-tree -f --terse --show-types \
+			"$f" 2>&1); then
+			ok "checkpatch: $rel"
+		else
+			not_ok "checkpatch: $rel"
+			echo "$out" | sed 's/^/# /'
+		fi
+	done
+else
+	not_ok "checkpatch: no checkpatch.pl (set CHECKPATCH)"
+fi
+for f in "$compat"/configure.sh "$compat"/tests/*.sh; do
+	rel=${f#"$compat"/}
+	if out=$(shellcheck -s sh "$f" 2>&1); then
+		ok "shellcheck: $rel"
+	else
+		not_ok "shellcheck: $rel"
+		echo "$out" | sed 's/^/# /'
+	fi
+done
+
+# Matrix report.
+note "probe pass timings:$timings"
+note "compat macros set per kernel (x = defined):"
+line=$(printf '%-44s' "#")
+for name in $matrix; do
+	line="$line $(printf '%-10.10s' "$name")"
+done
+echo "$line"
+for src in "$compat"/probes/*.c; do
+	macro=$(basename "$src" .c | tr '[:lower:]' '[:upper:]')
+	line=$(printf '#   %-40s' "$macro")
+	for name in $matrix; do
+		if grep -q "^#define MNCOMPAT_HAVE_$macro 1$" "$work/matrix.$name"; then
+			line="$line $(printf '%-10s' x)"
+		else
+			line="$line $(printf '%-10s' -)"
+		fi
+	done
+	echo "$line"
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
