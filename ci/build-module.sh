@@ -17,7 +17,18 @@ mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
 # Copy the module's own files, not its tests/ or other samples.
 find "$moddir" -maxdepth 1 -type f -exec cp {} "$outdir/" \;
-make -C "$KDIR" M="$outdir" W=1 C=1 -j"$JOBS" "$@" modules >"$outdir/build.log" 2>&1 || {
+# Probe the kernel once for compat/ (MNCOMPAT_CONFIG may name a shared dir).
+config=${MNCOMPAT_CONFIG:-$outdir/compat}
+if [ ! -r "$config/mncompat_config.h" ]; then
+	"$MNCOMPAT_TOP/compat/configure.sh" "$KDIR" "$config" \
+		>"$outdir/configure.log" 2>&1 || {
+		cat "$outdir/configure.log" >&2
+		die "compat probes failed for $KERNEL_NAME"
+	}
+fi
+make -C "$KDIR" M="$outdir" W=1 C=1 -j"$JOBS" \
+	MNCOMPAT_INCLUDE="$MNCOMPAT_TOP/compat/include" MNCOMPAT_CONFIG="$config" \
+	"$@" modules >"$outdir/build.log" 2>&1 || {
 	grep -m1 'error:' "$outdir/build.log" >&2 ||
 		grep -m1 'Error' "$outdir/build.log" >&2 || tail -n 5 "$outdir/build.log" >&2
 	die "building $moddir for $KERNEL_NAME failed, log: $outdir/build.log"

@@ -58,4 +58,12 @@ for f in "$results"/*/*/boot-seconds; do
 done
 echo "matrix wall time: $(($(date +%s) - start))s"
 echo
+echo "compat macros set per kernel (compat/configure.sh):"
+for k in $kernels; do
+	h=$results/$k/compat/mncompat_config.h
+	[ -r "$h" ] || continue
+	echo "  $k: $(sed -n 's/^#define MNCOMPAT_HAVE_\([A-Z0-9_]*\) 1$/\1/p' "$h" |
+		tr '\n' ' ')"
+done
+echo
 python3 "$MNCOMPAT_TOP/ci/report.py" "$MNCOMPAT_TOP/ci/expectations" "$results"

@@ -34,6 +34,8 @@ fi
 rm -rf "$rundir"
 mkdir -p "$rundir"
 rundir=$(cd "$rundir" && pwd)
+# One compat probe pass per kernel, shared by its suites.
+export MNCOMPAT_CONFIG="${MNCOMPAT_CONFIG:-$(dirname "$rundir")/compat}"
 staging=$rundir/staging
 mkdir -p "$staging/modules" "$staging/tests"
 : >"$staging/plan"

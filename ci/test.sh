@@ -23,13 +23,18 @@ part() {
 		status=1
 	fi
 	# tee hides the exit status of the part: its closing line tells.
-	line=$(grep -E '^[a-z0-9-]+: [0-9]+ passed, [0-9]+ failed' "$out/$name.log" |
-		tail -n 1)
-	[ -n "$line" ] || line="$name: 0 passed, 1 failed"
-	echo "$line" >>"$summary"
+	line=$(grep -oE '^([a-z0-9-]+: )?[0-9]+ passed, [0-9]+ failed' \
+		"$out/$name.log" | tail -n 1 | sed 's/^[a-z0-9-]*: //')
+	echo "$name: ${line:-0 passed, 1 failed}" >>"$summary"
 }
 
 part style "$MNCOMPAT_TOP/ci/check-style.sh"
+env_files=""
+for k in $(echo "${KERNELS:-$(kernel_names)}" | tr ',' ' '); do
+	env_files="$env_files $("$MNCOMPAT_TOP/ci/prepare-kernel.sh" "$k")"
+done
+# shellcheck disable=SC2086
+part compat "$MNCOMPAT_TOP/compat/tests/run.sh" $env_files
 # shellcheck disable=SC2046
 part matrix "$MNCOMPAT_TOP/ci/matrix.sh" --selftests $(ls drivers-sample/*/*.suite)
 

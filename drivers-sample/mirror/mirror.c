@@ -13,15 +13,21 @@
  * reference, so a missed invalidation shows up as stale data, never as a
  * use-after-free.
  *
- * Building with MIRROR_SKIP_INVALIDATION=1 makes invalidate_range_start()
- * forget to drop the range: the coherence tests must then fail.
+ * The driver is written once against the 6.x notifier API and built through
+ * compat/ (<mncompat/mmu_notifier.h>), which maps it onto older kernels.
+ *
+ * Build options (make VAR=1):
+ *  MIRROR_TLB_ONLY          use only the non-sleeping secondary-TLB hook, as
+ *                           an IOMMU/SVA driver would; a fault then checks
+ *                           the sequence count alone.
+ *  MIRROR_SKIP_INVALIDATION invalidate_range_start() forgets to drop the
+ *                           range: the coherence tests must then fail.
  */
 #include <linux/atomic.h>
 #include <linux/fs.h>
 #include <linux/highmem.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
-#include <linux/mmu_notifier.h>
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
@@ -31,10 +37,15 @@
 #include <linux/wait.h>
 #include <linux/xarray.h>
 
+#include <mncompat/mmu_notifier.h>
+
 #include "mirror_uapi.h"
 
 #ifndef MIRROR_SKIP_INVALIDATION
 #define MIRROR_SKIP_INVALIDATION 0
+#endif
+#ifndef MIRROR_TLB_ONLY
+#define MIRROR_TLB_ONLY 0
 #endif
 
 struct mirror_file {
@@ -133,6 +144,29 @@ static void mirror_invalidate_range_end(struct mmu_notifier *mn,
 		wake_up_all(&mf->idle);
 }
 
+/*
+ * The secondary-TLB hook runs under the page-table lock right after the CPU
+ * page table changed: drop the range and bump the sequence so that a fault
+ * that looked the old page up cannot install it.
+ */
+static void mirror_invalidate_secondary_tlbs(struct mmu_notifier *mn,
+					     struct mm_struct *mm,
+					     unsigned long start,
+					     unsigned long end)
+{
+	struct mirror_file *mf = to_mirror(mn);
+
+	spin_lock(&mf->lock);
+	mf->seq++;
+	mirror_log_range(mf, MIRROR_CB_SECONDARY_TLBS, start, end);
+	if (!MIRROR_SKIP_INVALIDATION) {
+		xa_lock(&mf->pt);
+		mirror_unmap_range(mf, start, end);
+		xa_unlock(&mf->pt);
+	}
+	spin_unlock(&mf->lock);
+}
+
 static void mirror_release(struct mmu_notifier *mn, struct mm_struct *mm)
 {
 	struct mirror_file *mf = to_mirror(mn);
@@ -147,11 +181,12 @@ static void mirror_release(struct mmu_notifier *mn, struct mm_struct *mm)
 	atomic_long_inc(&mirror_global_releases);
 }
 
-static const struct mmu_notifier_ops mirror_notifier_ops = {
-	.release = mirror_release,
-	.invalidate_range_start = mirror_invalidate_range_start,
-	.invalidate_range_end = mirror_invalidate_range_end,
-};
+/* The callbacks never sleep: they only take a spinlock. */
+MNCOMPAT_MMU_NOTIFIER_OPS(mirror_range_ops, mirror_release,
+			  mirror_invalidate_range_start,
+			  mirror_invalidate_range_end, NULL, 0);
+MNCOMPAT_MMU_NOTIFIER_OPS(mirror_tlb_ops, mirror_release, NULL, NULL,
+			  mirror_invalidate_secondary_tlbs, 0);
 
 /* Fault one page into the device page table. */
 static int mirror_fault_page(struct mirror_file *mf, unsigned long addr)
@@ -271,6 +306,7 @@ static long mirror_stats(struct mirror_file *mf, void __user *arg)
 	spin_lock(&mf->lock);
 	*snapshot = mf->stats;
 	spin_unlock(&mf->lock);
+	snapshot->device_flags = MIRROR_TLB_ONLY ? MIRROR_DEVICE_TLB_ONLY : 0;
 	snapshot->global_mapped_pages = atomic_long_read(&mirror_global_mapped);
 	snapshot->global_releases = atomic_long_read(&mirror_global_releases);
 	snapshot->global_open_files = atomic_read(&mirror_global_open);
@@ -322,7 +358,7 @@ static int mirror_open(struct inode *inode, struct file *file)
 	spin_lock_init(&mf->lock);
 	xa_init(&mf->pt);
 	init_waitqueue_head(&mf->idle);
-	mf->notifier.ops = &mirror_notifier_ops;
+	mf->notifier.ops = MIRROR_TLB_ONLY ? &mirror_tlb_ops : &mirror_range_ops;
 	mf->mm = current->mm;
 	ret = mmu_notifier_register(&mf->notifier, mf->mm);
 	if (ret) {

@@ -24,6 +24,9 @@ enum mirror_callback {
 
 #define MIRROR_RANGE_LOG	64
 
+/* The device listens to the secondary-TLB hook only (no range_start/end). */
+#define MIRROR_DEVICE_TLB_ONLY	0x1
+
 struct mirror_range {
 	__u64 start;
 	__u64 end;
@@ -44,6 +47,7 @@ struct mirror_io {
 struct mirror_stats {
 	__u64 calls[MIRROR_CB_MAX];
 	__u64 bytes[MIRROR_CB_MAX];
+	__u64 device_flags;	/* MIRROR_DEVICE_* */
 	__u64 max_range;
 	__u64 mapped_pages;
 	__u64 global_mapped_pages;
