@@ -13,7 +13,7 @@ env_file=$1 initrd=$2 outdir=$3 timeout_s=${4:-${BOOT_TIMEOUT:-300}}
 mkdir -p "$outdir"
 rm -f "$outdir/console.log" "$outdir/ktap.log" "$outdir/status"
 
-start=$(date +%s)
+start=$(date +%s%N)
 set +e
 timeout -k 5 "$timeout_s" qemu-system-x86_64 \
 	-nodefaults -display none -no-reboot -machine pc,accel=tcg \
@@ -34,4 +34,6 @@ case $rc in
 *) status=qemu-exit-$rc ;;
 esac
 echo "$status" >"$outdir/status"
-echo "$(($(date +%s) - start))" >"$outdir/boot-seconds"
+# Wall time of the whole guest run, in seconds with milliseconds.
+echo "$((($(date +%s%N) - start) / 1000000))" |
+	sed 's/\(...\)$/.\1/; s/^\./0./' >"$outdir/boot-seconds"
