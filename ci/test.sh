@@ -35,6 +35,8 @@ for k in $(echo "${KERNELS:-$(kernel_names)}" | tr ',' ' '); do
 done
 # shellcheck disable=SC2086
 part compat "$MNCOMPAT_TOP/compat/tests/run.sh" $env_files
+# shellcheck disable=SC2086
+part dkms "$MNCOMPAT_TOP/ci/check-dkms.sh" $env_files
 # shellcheck disable=SC2046
 part matrix "$MNCOMPAT_TOP/ci/matrix.sh" --selftests $(ls drivers-sample/*/*.suite)
 
