@@ -30,6 +30,7 @@ virtual atomic
 
 @initialize:python@
 @@
+import re
 import sys
 mode = ['report']
 
@@ -41,6 +42,23 @@ def note(p, msg):
         coccilib.org.print_todo(p[0], msg)
     else:
         coccilib.report.print_report(p[0], msg)
+
+def split_by_cpp(pos):
+    """True when a #if/#else/#endif sits between the line of pos (a
+    function name) and the closing brace of that function in column 0:
+    spatch then saw only one branch and must not delete the function."""
+    try:
+        with open(pos[0].file, errors='replace') as f:
+            lines = f.read().split('\n')
+    except OSError:
+        return True
+    cpp = re.compile(r'^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b')
+    for line in lines[int(pos[0].line) - 1:]:
+        if cpp.match(line):
+            return True
+        if line.startswith('}'):
+            return False
+    return True
 
 def new_name(fn, what):
     if 'invalidate_page' in fn:
@@ -176,12 +194,30 @@ identifier covered.fn;
 @@
 fn
 
-@drop_fn depends on patch && !fn_used@
+@covered_fnpos depends on patch && !fn_used@
 identifier covered.fn;
+position pf;
 @@
-- fn(...) { ... }
+fn@pf(...) { ... }
 
-@drop_fn_decl depends on patch && !fn_used@
+@script:python covered_ok@
+fn << covered.fn;
+pf << covered_fnpos.pf;
+p << covered.p;
+fn_ok;
+@@
+if split_by_cpp(pf):
+    note(p, "review: %s is split by #if/#else: field dropped, remove the function by hand" % fn)
+    cocci.include_match(False)
+else:
+    coccinelle.fn_ok = cocci.make_ident(fn)
+
+@drop_fn depends on patch && !fn_used@
+identifier covered_ok.fn_ok;
+@@
+- fn_ok(...) { ... }
+
+@drop_fn_decl depends on drop_fn@
 identifier covered.fn;
 type T;
 @@
@@ -205,14 +241,32 @@ identifier covered_ref.h;
 @@
 h
 
-@drop_helper depends on drop_fn && !helper_used@
+@helper_pos depends on drop_fn && !helper_used@
 identifier covered_ref.h;
+type T;
+position ph;
+@@
+static T h@ph(...) { ... }
+
+@script:python helper_ok@
+h << covered_ref.h;
+ph << helper_pos.ph;
+h_ok;
+@@
+if split_by_cpp(ph):
+    note(ph, "review: %s is now unused but split by #if/#else: remove it by hand" % h)
+    cocci.include_match(False)
+else:
+    coccinelle.h_ok = cocci.make_ident(h)
+
+@drop_helper depends on drop_fn@
+identifier helper_ok.h_ok;
 type T;
 @@
 (
-- static T h(...) { ... }
+- static T h_ok(...) { ... }
 |
-- static inline T h(...) { ... }
+- static inline T h_ok(...) { ... }
 )
 
 @drop_helper_decl depends on drop_helper@
@@ -237,3 +291,176 @@ p << covered.p;
 h << covered_call.h;
 @@
 note(p, "review: %s is no longer called from this file: remove it where it is defined if nothing else uses it" % h)
+
+// ---------------------------------------------------------------------
+// (b) invalidate_page only: generate range callbacks that call the old
+// callback for each page of [start, end), or once when it ignores the
+// address.  Default: invalidate_range_start/end (may sleep); both run it,
+// start while the pages are still allocated, end to drop what the
+// secondary MMU may have re-established in between.  -D atomic: the
+// non-sleeping invalidate_range, called under the page-table lock right
+// after the CPU page table changed, as invalidate_page was since 4.11.
+// ---------------------------------------------------------------------
+
+@script:python only_names depends on patch@
+fn << only.fn;
+ns;
+ne;
+nr;
+@@
+coccinelle.ns = cocci.make_ident(new_name(fn, 'range_start'))
+coccinelle.ne = cocci.make_ident(new_name(fn, 'range_end'))
+coccinelle.nr = cocci.make_ident(new_name(fn, 'range'))
+
+@only_start_loop depends on patch && !atomic && (!only_parsed || only_uses_addr)@
+identifier only.ops, only.fn, only_names.ns;
+@@
++static void ns(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
++/* Replaces invalidate_page, removed in Linux 4.13: review. */
++static void ns(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{
++	unsigned long address = start;
++
++	while (address < end) {
++		fn(mn, mm, address);
++		address += PAGE_SIZE;
++	}
++}
++
+ struct mmu_notifier_ops ops = {
+-	.invalidate_page = fn,
++	.invalidate_range_start = ns,
+ };
+
+@only_start_once depends on patch && !atomic && only_parsed && !only_uses_addr@
+identifier only.ops, only.fn, only_names.ns;
+@@
++static void ns(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
++/* Replaces invalidate_page, removed in Linux 4.13: review. */
++static void ns(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{
++	fn(mn, mm, start);
++}
++
+ struct mmu_notifier_ops ops = {
+-	.invalidate_page = fn,
++	.invalidate_range_start = ns,
+ };
+
+@only_end_loop depends on patch && !atomic && (!only_parsed || only_uses_addr)@
+identifier only.ops, only.fn, only_names.ns, only_names.ne;
+@@
++static void ne(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
++/* Replaces invalidate_page, removed in Linux 4.13: review. */
++static void ne(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{
++	unsigned long address = start;
++
++	while (address < end) {
++		fn(mn, mm, address);
++		address += PAGE_SIZE;
++	}
++}
++
+ struct mmu_notifier_ops ops = {
+	.invalidate_range_start = ns,
++	.invalidate_range_end = ne,
+ };
+
+@only_end_once depends on patch && !atomic && only_parsed && !only_uses_addr@
+identifier only.ops, only.fn, only_names.ns, only_names.ne;
+@@
++static void ne(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
++/* Replaces invalidate_page, removed in Linux 4.13: review. */
++static void ne(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{
++	fn(mn, mm, start);
++}
++
+ struct mmu_notifier_ops ops = {
+	.invalidate_range_start = ns,
++	.invalidate_range_end = ne,
+ };
+
+@only_atomic_loop depends on patch && atomic && (!only_parsed || only_uses_addr)@
+identifier only.ops, only.fn, only_names.nr;
+@@
++static void nr(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
++/* Replaces invalidate_page, removed in Linux 4.13: review. */
++static void nr(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{
++	unsigned long address = start;
++
++	while (address < end) {
++		fn(mn, mm, address);
++		address += PAGE_SIZE;
++	}
++}
++
+ struct mmu_notifier_ops ops = {
+-	.invalidate_page = fn,
++	.invalidate_range = nr,
+ };
+
+@only_atomic_once depends on patch && atomic && only_parsed && !only_uses_addr@
+identifier only.ops, only.fn, only_names.nr;
+@@
++static void nr(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
++/* Replaces invalidate_page, removed in Linux 4.13: review. */
++static void nr(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{
++	fn(mn, mm, start);
++}
++
+ struct mmu_notifier_ops ops = {
+-	.invalidate_page = fn,
++	.invalidate_range = nr,
+ };
+
+// The prototypes above only work around a spatch 1.1 layout bug (the
+// brace of a lone generated definition lands on the header line).
+@drop_generated_proto depends on patch@
+identifier f = {only_names.ns, only_names.ne, only_names.nr};
+type T;
+@@
+- T f(...);
+
+@script:python depends on patch && !atomic@
+p << only.p;
+fn << only.fn;
+ns << only_names.ns;
+ne << only_names.ne;
+@@
+note(p, "converted: %s -> %s/%s (invalidate_range_start/end, may sleep; both run the old callback per page): review if %s relied on running atomically under the page-table lock (then use -D atomic)" % (fn, ns, ne, fn))
+
+@script:python depends on patch && atomic@
+p << only.p;
+fn << only.fn;
+nr << only_names.nr;
+@@
+note(p, "converted: %s -> %s (invalidate_range, atomic: must not sleep): review that %s never sleeps" % (fn, nr, fn))
+
+@script:python depends on patch && !only_parsed@
+p << only.p;
+fn << only.fn;
+@@
+note(p, "review: %s is not defined in this file or could not be parsed (#if?): generated callbacks call it once per page" % fn)
+
+@only_sleeps depends on patch && atomic exists@
+identifier only.fn, sl =~ "^(mutex_lock|mutex_lock_interruptible|mutex_lock_killable|down|down_read|down_write|down_interruptible|msleep|usleep_range|schedule|schedule_timeout|cond_resched|wait_for_completion|synchronize_rcu|synchronize_srcu|flush_work|flush_workqueue|vfree|might_sleep)$";
+position q;
+@@
+fn(...) { <+... sl@q(...) ...+> }
+
+@script:python depends on only_sleeps@
+q << only_sleeps.q;
+fn << only.fn;
+sl << only_sleeps.sl;
+@@
+note(q, "review: %s calls %s, which may sleep: invalidate_range (-D atomic) must not sleep" % (fn, sl))

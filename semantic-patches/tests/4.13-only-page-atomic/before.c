@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Test input: a device mirror with only an invalidate_page callback (plus
- * release). The callback sleeps (mutex) and assumes 4 KiB pages; a
+ * release). The callback takes a spinlock and assumes 4 KiB pages; a
  * second notifier ignores the address and flushes everything.
  */
 #include <linux/mmu_notifier.h>
-#include <linux/mutex.h>
+#include <linux/spinlock.h>
 
 struct mirror {
 	struct mmu_notifier mn;
-	struct mutex lock;
+	spinlock_t lock;
 	struct mirror_pt *pt;
 	bool dead;
 };
@@ -18,9 +18,9 @@ static void mirror_release(struct mmu_notifier *mn, struct mm_struct *mm)
 {
 	struct mirror *mirror = container_of(mn, struct mirror, mn);
 
-	mutex_lock(&mirror->lock);
+	spin_lock(&mirror->lock);
 	mirror->dead = true;
-	mutex_unlock(&mirror->lock);
+	spin_unlock(&mirror->lock);
 }
 
 static void mirror_invalidate_page(struct mmu_notifier *mn,
@@ -29,9 +29,9 @@ static void mirror_invalidate_page(struct mmu_notifier *mn,
 {
 	struct mirror *mirror = container_of(mn, struct mirror, mn);
 
-	mutex_lock(&mirror->lock);
+	spin_lock(&mirror->lock);
 	mirror_pt_clear(mirror->pt, address >> PAGE_SHIFT);
-	mutex_unlock(&mirror->lock);
+	spin_unlock(&mirror->lock);
 }
 
 static const struct mmu_notifier_ops mirror_mn_ops = {

@@ -34,26 +34,32 @@ static void mirror_invalidate_page(struct mmu_notifier *mn,
 	mutex_unlock(&mirror->lock);
 }
 
+/* Replaces invalidate_page, removed in Linux 4.13: review. */
 static void mirror_invalidate_range_start(struct mmu_notifier *mn,
 					  struct mm_struct *mm,
 					  unsigned long start,
 					  unsigned long end)
 {
-	unsigned long address;
+	unsigned long address = start;
 
-	for (address = start; address < end; address += PAGE_SIZE)
+	while (address < end) {
 		mirror_invalidate_page(mn, mm, address);
+		address += PAGE_SIZE;
+	}
 }
 
+/* Replaces invalidate_page, removed in Linux 4.13: review. */
 static void mirror_invalidate_range_end(struct mmu_notifier *mn,
 					struct mm_struct *mm,
 					unsigned long start,
 					unsigned long end)
 {
-	unsigned long address;
+	unsigned long address = start;
 
-	for (address = start; address < end; address += PAGE_SIZE)
+	while (address < end) {
 		mirror_invalidate_page(mn, mm, address);
+		address += PAGE_SIZE;
+	}
 }
 
 static const struct mmu_notifier_ops mirror_mn_ops = {
@@ -70,18 +76,18 @@ static void flush_all_page(struct mmu_notifier *mn, struct mm_struct *mm,
 	mirror_flush_all(mirror);
 }
 
+/* Replaces invalidate_page, removed in Linux 4.13: review. */
 static void flush_all_page_range_start(struct mmu_notifier *mn,
 				       struct mm_struct *mm,
-				       unsigned long start,
-				       unsigned long end)
+				       unsigned long start, unsigned long end)
 {
 	flush_all_page(mn, mm, start);
 }
 
+/* Replaces invalidate_page, removed in Linux 4.13: review. */
 static void flush_all_page_range_end(struct mmu_notifier *mn,
 				     struct mm_struct *mm,
-				     unsigned long start,
-				     unsigned long end)
+				     unsigned long start, unsigned long end)
 {
 	flush_all_page(mn, mm, start);
 }

@@ -1,0 +1,215 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Usage: semantic-patches/tests/run.sh [--no-coccicheck] [CASE...]
+#
+# Host-side tests of the semantic patches and of convert.sh, TAP-like:
+#   - every tests/<case>/: apply the .cocci files named in its spec to
+#     before.c, compare with after.c, apply again to after.c (idempotence),
+#     check the expected report lines;
+#   - every .cocci in every coccicheck mode on all test inputs;
+#   - make coccicheck COCCI=... MODE=report|patch M=tests/ against the
+#     linux-source-6.12 tree from ci/unpack-source.sh, when it is there;
+#   - convert.sh behaviour (dry run, --apply, CRLF, read-only, errors,
+#     --to, second run).
+# Prints "ok N - name" / "not ok N - name" and a last line "N passed,
+# M failed"; exits 1 when anything failed.
+#
+# spec lines: "cocci FILE" (in order; repeatable), "define NAME" (-D NAME
+# for every cocci), "report ERE" (a report line must match), "noreport
+# ERE" (no report line may match).
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+sp=$(cd "$here/.." && pwd)
+top=$(cd "$sp/.." && pwd)
+coccicheck=yes
+if [ "${1-}" = --no-coccicheck ]; then
+	coccicheck=no
+	shift
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mncompat-sp-tests.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+n=0
+passed=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	passed=$((passed + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	if [ -n "${2-}" ] && [ -s "$2" ]; then
+		sed -n '1,40s/^/# /p' "$2"
+	fi
+}
+
+# check NAME CMD...: one test from a command's exit status.
+check() {
+	_name=$1
+	shift
+	if "$@" >"$tmp/check.log" 2>&1; then
+		ok "$_name"
+	else
+		not_ok "$_name" "$tmp/check.log"
+	fi
+}
+
+# cocci_options FILE: the "// Options:" line, as coccicheck uses it.
+cocci_options() {
+	sed -n 's|^// Options:||p' "$1" | head -n 1
+}
+
+# run_spatch COCCI FILE DEFINES...: patch FILE in place, notes to stderr.
+run_spatch() {
+	_cocci=$1 _file=$2
+	shift 2
+	_defs=
+	for _d in "$@"; do
+		_defs="$_defs -D $_d"
+	done
+	# shellcheck disable=SC2046,SC2086
+	spatch --very-quiet $(cocci_options "$_cocci") -D patch $_defs \
+		--sp-file "$_cocci" --in-place "$_file" >/dev/null
+}
+
+spec_values() {
+	sed -n "s/^$1 //p" "$2"
+}
+
+# --- 1. cases ---------------------------------------------------------
+cases=$*
+if [ -z "$cases" ]; then
+	cases=$(cd "$here" && for d in */; do
+		[ -f "$d/spec" ] && echo "${d%/}"
+	done)
+fi
+
+for c in $cases; do
+	d=$here/$c
+	spec=$d/spec
+	[ -f "$spec" ] || { not_ok "$c: no spec"; continue; }
+	defs=$(spec_values define "$spec")
+	work=$tmp/$c
+	mkdir -p "$work"
+	cp "$d/before.c" "$work/run1.c"
+	cp "$d/after.c" "$work/run2.c"
+	: >"$work/notes"
+	status=0
+	for cocci in $(spec_values cocci "$spec"); do
+		# shellcheck disable=SC2086
+		run_spatch "$sp/$cocci" "$work/run1.c" $defs \
+			2>>"$work/notes" || status=1
+		# shellcheck disable=SC2086
+		run_spatch "$sp/$cocci" "$work/run2.c" $defs \
+			2>/dev/null || status=1
+	done
+	if [ $status -ne 0 ]; then
+		not_ok "$c: spatch failed" "$work/notes"
+		continue
+	fi
+	if diff -u "$d/after.c" "$work/run1.c" >"$work/diff"; then
+		ok "$c: before.c converts to after.c"
+	else
+		not_ok "$c: before.c converts to after.c" "$work/diff"
+	fi
+	if diff -u "$d/after.c" "$work/run2.c" >"$work/diff2"; then
+		ok "$c: idempotent on after.c"
+	else
+		not_ok "$c: idempotent on after.c" "$work/diff2"
+	fi
+	spec_values report "$spec" >"$work/want"
+	while IFS= read -r re; do
+		if grep -Eq -- "$re" "$work/notes"; then
+			ok "$c: report /$re/"
+		else
+			not_ok "$c: report /$re/" "$work/notes"
+		fi
+	done <"$work/want"
+	spec_values noreport "$spec" >"$work/nowant"
+	while IFS= read -r re; do
+		if grep -Eq -- "$re" "$work/notes"; then
+			not_ok "$c: no report /$re/" "$work/notes"
+		else
+			ok "$c: no report /$re/"
+		fi
+	done <"$work/nowant"
+done
+
+# --- 2. every .cocci in every mode with plain spatch ------------------
+mkdir -p "$tmp/inputs"
+for f in "$here"/*/before.c; do
+	c=$(basename "$(dirname "$f")")
+	cp "$f" "$tmp/inputs/$c.c"
+done
+for cocci in "$sp"/*.cocci; do
+	name=$(basename "$cocci")
+	for mode in patch report context org; do
+		# shellcheck disable=SC2046
+		if spatch --very-quiet $(cocci_options "$cocci") -D "$mode" \
+			--sp-file "$cocci" --dir "$tmp/inputs" \
+			>"$tmp/mode.out" 2>"$tmp/mode.err" &&
+			! grep -qi 'error' "$tmp/mode.err"; then
+			ok "$name: spatch -D $mode runs"
+		else
+			not_ok "$name: spatch -D $mode runs" "$tmp/mode.err"
+		fi
+	done
+	case $name in
+	*.cocci)
+		if grep -q '^// Confidence:' "$cocci" &&
+			grep -q '^// Options:' "$cocci" &&
+			grep -q '^/// ' "$cocci" &&
+			head -n 1 "$cocci" | grep -q 'SPDX-License-Identifier' &&
+			grep -q '^virtual patch' "$cocci" &&
+			grep -q '^virtual report' "$cocci" &&
+			grep -q '^virtual context' "$cocci" &&
+			grep -q '^virtual org' "$cocci"; then
+			ok "$name: coccicheck header conventions"
+		else
+			not_ok "$name: coccicheck header conventions"
+		fi
+		;;
+	esac
+done
+
+# --- 3. make coccicheck in a packaged tree ----------------------------
+tree=
+if [ $coccicheck = yes ]; then
+	tree=$("$top/ci/unpack-source.sh" 6.12 2>/dev/null) || tree=
+fi
+if [ -n "$tree" ] && [ -f "$tree/scripts/coccicheck" ]; then
+	for cocci in "$sp"/*.cocci; do
+		name=$(basename "$cocci")
+		for mode in report patch; do
+			if make -s -C "$tree" coccicheck COCCI="$cocci" \
+				MODE=$mode M="$tmp/inputs" J=2 \
+				>"$tmp/cc.out" 2>"$tmp/cc.err" &&
+				! grep -q 'coccicheck failed' "$tmp/cc.out" \
+					"$tmp/cc.err"; then
+				ok "$name: make coccicheck MODE=$mode"
+			else
+				cat "$tmp/cc.err" >>"$tmp/cc.out"
+				not_ok "$name: make coccicheck MODE=$mode" \
+					"$tmp/cc.out"
+			fi
+		done
+	done
+else
+	echo "# make coccicheck checks skipped: no linux-source-6.12 tree"
+fi
+
+# --- 4. convert.sh ----------------------------------------------------
+if [ -x "$sp/convert.sh" ] && [ -f "$here/convert-tests.sh" ]; then
+	# shellcheck source=convert-tests.sh
+	. "$here/convert-tests.sh"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
