@@ -28,6 +28,7 @@ virtual report
 import sys
 mode = ['report']
 first_stmt = {}
+first_done = set()
 entry_ok = set()
 
 def note(p, msg):
@@ -143,10 +144,12 @@ pc << fl.pc;
 ps << stmts.ps;
 ok;
 @@
-if key(pc) not in entry_ok or \
-   (int(ps[0].line), int(ps[0].column)) != first_stmt[(ps[0].file, F)]:
+l = (int(ps[0].line), int(ps[0].column))
+if key(pc) not in entry_ok or l != first_stmt[(ps[0].file, F)] or \
+   (ps[0].file, F) in first_done:
     cocci.include_match(False)
 else:
+    first_done.add((ps[0].file, F))
     coccinelle.ok = cocci.make_ident(F)
 
 @fl_start depends on patch@
