@@ -290,7 +290,8 @@ h
 p << covered.p;
 h << covered_call.h;
 @@
-note(p, "review: %s is no longer called from this file: remove it where it is defined if nothing else uses it" % h)
+if not h.isupper():
+    note(p, "review: %s is no longer called from this file: remove it where it is defined if nothing else uses it" % h)
 
 // ---------------------------------------------------------------------
 // (b) invalidate_page only: generate range callbacks that call the old
