@@ -192,7 +192,12 @@ if [ -n "$tree" ] && [ -f "$tree/scripts/coccicheck" ]; then
 				MODE=$mode M="$tmp/inputs" J=2 \
 				>"$tmp/cc.out" 2>"$tmp/cc.err" &&
 				! grep -q 'coccicheck failed' "$tmp/cc.out" \
-					"$tmp/cc.err"; then
+					"$tmp/cc.err" &&
+				if [ $mode = patch ]; then
+					grep -q '^+++ ' "$tmp/cc.out"
+				else
+					grep -q ': \[[0-9.]*\] ' "$tmp/cc.out"
+				fi; then
 				ok "$name: make coccicheck MODE=$mode"
 			else
 				cat "$tmp/cc.err" >>"$tmp/cc.out"
