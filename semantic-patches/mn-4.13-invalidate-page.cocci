@@ -296,7 +296,8 @@ if not h.isupper():
 // ---------------------------------------------------------------------
 // (b) invalidate_page only: generate range callbacks that call the old
 // callback for each page of [start, end), or once when it ignores the
-// address.  Default: invalidate_range_start/end (may sleep); both run it,
+// address.  Default: invalidate_range_start/end (may sleep, so the page
+// loop has a cond_resched(): a range can be large); both run it,
 // start while the pages are still allocated, end to drop what the
 // secondary MMU may have re-established in between.  -D atomic: the
 // non-sleeping invalidate_range, called under the page-table lock right
@@ -326,6 +327,7 @@ identifier only.ops, only.fn, only_names.ns;
 +	while (address < end) {
 +		fn(mn, mm, address);
 +		address += PAGE_SIZE;
++		cond_resched();
 +	}
 +}
 +
@@ -363,6 +365,7 @@ identifier only.ops, only.fn, only_names.ns, only_names.ne;
 +	while (address < end) {
 +		fn(mn, mm, address);
 +		address += PAGE_SIZE;
++		cond_resched();
 +	}
 +}
 +

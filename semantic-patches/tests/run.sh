@@ -83,6 +83,28 @@ spec_values() {
 	sed -n "s/^$1 //p" "$2"
 }
 
+# build_module CASE FILE: build FILE as a module (W=1, warnings are
+# failures) against every installed kernel's headers.
+build_module() {
+	_built=0
+	for _kb in /lib/modules/*/build; do
+		[ -f "$_kb/Makefile" ] || continue
+		_kv=$(basename "$(dirname "$_kb")")
+		_m=$tmp/build-$1-$_kv
+		mkdir -p "$_m"
+		cp "$2" "$_m/mncompat_case.c"
+		echo 'obj-m := mncompat_case.o' >"$_m/Kbuild"
+		if nice make -s -j1 -C "$_kb" M="$_m" W=1 >"$_m/log" 2>&1 &&
+			! grep -E 'warning:|error:' "$_m/log" >/dev/null; then
+			ok "$1: after.c builds against $_kv (W=1)"
+		else
+			not_ok "$1: after.c builds against $_kv (W=1)" "$_m/log"
+		fi
+		_built=1
+	done
+	[ $_built -eq 1 ] || echo "# $1: no kernel headers in /lib/modules: build skipped"
+}
+
 # --- 1. cases ---------------------------------------------------------
 cases=$*
 if [ -z "$cases" ]; then
@@ -140,6 +162,9 @@ for c in $cases; do
 			ok "$c: no report /$re/"
 		fi
 	done <"$work/nowant"
+	if grep -q '^build$' "$spec"; then
+		build_module "$c" "$d/after.c"
+	fi
 done
 
 # --- 2. every .cocci in every mode with plain spatch ------------------

@@ -45,6 +45,7 @@ static void mirror_invalidate_range_start(struct mmu_notifier *mn,
 	while (address < end) {
 		mirror_invalidate_page(mn, mm, address);
 		address += PAGE_SIZE;
+		cond_resched();
 	}
 }
 
@@ -59,6 +60,7 @@ static void mirror_invalidate_range_end(struct mmu_notifier *mn,
 	while (address < end) {
 		mirror_invalidate_page(mn, mm, address);
 		address += PAGE_SIZE;
+		cond_resched();
 	}
 }
 
