@@ -236,10 +236,137 @@ else
 fi
 
 # --- 4. convert.sh ----------------------------------------------------
-if [ -x "$sp/convert.sh" ] && [ -f "$here/convert-tests.sh" ]; then
-	# shellcheck source=convert-tests.sh
-	. "$here/convert-tests.sh"
+cv=$sp/convert.sh
+ct=$tmp/convert
+series_files=$(awk '$1 !~ /^#/ && NF >= 3 { print $2 }' "$sp/series")
+
+# expect FILE: FILE.expect = FILE after every .cocci of the series.
+expect() {
+	cp "$1" "$1.expect"
+	for _c in $series_files; do
+		run_spatch "$sp/$_c" "$1.expect" 2>/dev/null
+	done
+}
+
+sums() {
+	(cd "$1" && find . -type f ! -name '*.expect' -exec cksum {} + | sort)
+}
+
+mkdir -p "$ct/tree/sub" "$ct/ref"
+cp "$here/4.13-only-page/before.c" "$ct/tree/mirror.c"
+cp "$here/4.13-cleancache-frontswap/before.c" "$ct/tree/sub/tmem.c"
+cp "$here/4.13-kvm-shape/before.c" "$ct/tree/sub/vmm.c"
+echo 'int unrelated;' >"$ct/tree/other.c"
+chmod 640 "$ct/tree/mirror.c"
+cp "$ct/tree/mirror.c" "$ct/ref/mirror.c"
+cp "$ct/tree/sub/vmm.c" "$ct/ref/vmm.c"
+expect "$ct/ref/mirror.c"
+expect "$ct/ref/vmm.c"
+sums "$ct/tree" >"$ct/sum0"
+
+"$cv" "$ct/tree" >"$ct/dry.out" 2>"$ct/dry.err"
+st=$?
+sums "$ct/tree" >"$ct/sum1"
+check "convert.sh: dry run exits 0" test $st -eq 0
+check "convert.sh: dry run prints a diff" grep -q '^+++ b/sub/vmm.c' "$ct/dry.out"
+check "convert.sh: dry run report counts files" grep -q '^files changed: 2$' "$ct/dry.out"
+check "convert.sh: dry run report lists conversions" \
+	grep -q 'converted: mirror_invalidate_page' "$ct/dry.out"
+check "convert.sh: dry run changes nothing" cmp -s "$ct/sum0" "$ct/sum1"
+
+"$cv" "$ct/tree" --apply --quiet >"$ct/apply.out" 2>"$ct/apply.err"
+check "convert.sh --apply exits 0" test $? -eq 0
+check "convert.sh --apply: mirror.c converted to the 6.12 API" \
+	cmp -s "$ct/tree/mirror.c" "$ct/ref/mirror.c.expect"
+check "convert.sh --apply: sub/vmm.c converted to the 6.12 API" \
+	cmp -s "$ct/tree/sub/vmm.c" "$ct/ref/vmm.c.expect"
+check "convert.sh --apply: cleancache/frontswap file untouched" \
+	cmp -s "$ct/tree/sub/tmem.c" "$here/4.13-cleancache-frontswap/before.c"
+check "convert.sh --apply: file mode kept" \
+	test -n "$(find "$ct/tree/mirror.c" -perm 640)"
+check "convert.sh --apply: no temporary files left" \
+	test -z "$(find "$ct/tree" -name '.*mncompat*')"
+sums "$ct/tree" >"$ct/sum2"
+"$cv" "$ct/tree" --apply >"$ct/again.out" 2>&1
+sums "$ct/tree" >"$ct/sum3"
+check "convert.sh: second run changes nothing" cmp -s "$ct/sum2" "$ct/sum3"
+check "convert.sh: second run reports no changed file" \
+	grep -q '^files changed: 0$' "$ct/again.out"
+
+mkdir -p "$ct/to"
+cp "$here/4.13-only-page/before.c" "$ct/to/a.c"
+"$cv" "$ct/to/a.c" --apply --to 4.13 >/dev/null 2>&1
+check "convert.sh --to 4.13 on one file stops at the 4.13 API" \
+	cmp -s "$ct/to/a.c" "$here/4.13-only-page/after.c"
+mkdir -p "$ct/atomic"
+cp "$here/4.13-only-page-atomic/before.c" "$ct/atomic/a.c"
+"$cv" "$ct/atomic" --apply --atomic --to 4.13 >/dev/null 2>&1
+check "convert.sh --atomic --to 4.13 uses invalidate_range" \
+	cmp -s "$ct/atomic/a.c" "$here/4.13-only-page-atomic/after.c"
+"$cv" "$ct/to" --to 4.20 >"$ct/badto.out" 2>&1
+st=$?
+check "convert.sh --to 4.20 is refused" test $st -ne 0
+check "convert.sh --to 4.20 says why" grep -q 'not a generation' "$ct/badto.out"
+
+mkdir -p "$ct/crlf"
+sed 's/$/\r/' "$here/4.13-only-page/before.c" >"$ct/crlf/a.c"
+sed 's/$/\r/' "$here/4.13-only-page/after.c" >"$ct/crlf.expect"
+"$cv" "$ct/crlf" --apply --to 4.13 >"$ct/crlf.out" 2>&1
+check "convert.sh: CRLF file converted, CRLF kept" \
+	cmp -s "$ct/crlf/a.c" "$ct/crlf.expect"
+"$cv" "$ct/crlf" --to 4.13 >"$ct/crlf2.out" 2>&1
+check "convert.sh: CRLF file, second run changes nothing" \
+	grep -q '^files changed: 0$' "$ct/crlf2.out"
+
+mkdir -p "$ct/ro"
+cp "$here/4.13-only-page/before.c" "$ct/ro/a.c"
+cp "$here/4.13-kvm-shape/before.c" "$ct/ro/b.c"
+chmod 444 "$ct/ro/a.c"
+sums "$ct/ro" >"$ct/ro0"
+"$cv" "$ct/ro" --apply >"$ct/ro.out" 2>"$ct/ro.err"
+st=$?
+sums "$ct/ro" >"$ct/ro1"
+check "convert.sh --apply refuses a read-only file" test $st -ne 0
+check "convert.sh --apply says which file is read-only" \
+	grep -q 'a.c is read-only' "$ct/ro.err"
+check "convert.sh --apply writes nothing when one file is read-only" \
+	cmp -s "$ct/ro0" "$ct/ro1"
+
+"$cv" "$ct/does-not-exist" >"$ct/missing.out" 2>&1
+st=$?
+check "convert.sh refuses a missing path" test $st -ne 0
+check "convert.sh says the path is missing" \
+	grep -q 'does-not-exist: no such file' "$ct/missing.out"
+
+mkdir -p "$ct/unreadable/d"
+cp "$here/4.13-only-page/before.c" "$ct/unreadable/d/a.c"
+chmod 755 "$tmp" "$ct" "$ct/unreadable"
+chmod 000 "$ct/unreadable/d"
+if [ "$(id -u)" -eq 0 ]; then
+	if command -v setpriv >/dev/null; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$cv" "$ct/unreadable/d" >"$ct/unr.out" 2>&1
+		st=$?
+	else
+		st=skip
+	fi
+else
+	"$cv" "$ct/unreadable/d" >"$ct/unr.out" 2>&1
+	st=$?
 fi
+chmod 755 "$ct/unreadable/d"
+if [ "$st" = skip ]; then
+	echo "# unreadable-path test skipped: root without setpriv"
+else
+	check "convert.sh refuses an unreadable path" test "$st" -ne 0
+	check "convert.sh says the path is unreadable" \
+		grep -q 'd: not readable' "$ct/unr.out"
+fi
+chmod 700 "$tmp"
+
+"$cv" >/dev/null 2>&1
+st=$?
+check "convert.sh without a path is a usage error" test $st -eq 2
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
