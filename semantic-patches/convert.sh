@@ -112,6 +112,10 @@ else
 		echo "$path" >"$tmp/candidates"
 	fi
 fi
+# The API's own definitions are not users of it: never convert them.
+grep -vE '(^|/)(include/linux/mmu_notifier\.h|mm/mmu_notifier\.c)$' \
+	"$tmp/candidates" >"$tmp/candidates.users" || true
+mv "$tmp/candidates.users" "$tmp/candidates"
 ncand=$(wc -l <"$tmp/candidates")
 
 # 2. Scratch copies, relative to $base, CRLF turned into LF.
@@ -132,16 +136,23 @@ done <"$tmp/candidates"
 defs=
 [ $atomic = yes ] && defs="-D atomic"
 : >"$tmp/notes"
-echo "$steps" | while read -r gen cocci tokens; do
+# spatch --jobs only parallelises --dir, so each step gets a directory
+# with copies of just the files its pattern matches.
+printf '%s\n' "$steps" | while read -r gen cocci tokens; do
 	[ -n "$gen" ] || continue
 	(cd "$tmp/work" && grep -rlE "$tokens" . 2>/dev/null) \
 		>"$tmp/files" || true
 	[ -s "$tmp/files" ] || continue
+	rm -rf "$tmp/step"
+	while IFS= read -r rel; do
+		mkdir -p "$tmp/step/$(dirname "$rel")"
+		cp "$tmp/work/$rel" "$tmp/step/$rel"
+	done <"$tmp/files"
 	# shellcheck disable=SC2046,SC2086
-	if ! (cd "$tmp/work" && spatch --very-quiet \
+	if ! (cd "$tmp/step" && spatch --very-quiet --no-show-diff \
 		$(sed -n 's|^// Options:||p' "$sp/$cocci" | head -n 1) \
 		-D patch $defs --sp-file "$sp/$cocci" --in-place \
-		--jobs "$jobs" --file-groups "$tmp/files") \
+		--jobs "$jobs" --dir .) \
 		>"$tmp/spatch.out" 2>"$tmp/spatch.err"; then
 		cat "$tmp/spatch.err" >&2
 		die "spatch failed on $cocci; nothing changed"
@@ -153,6 +164,9 @@ echo "$steps" | while read -r gen cocci tokens; do
 		cat "$tmp/spatch.err" >&2
 		die "spatch reported errors on $cocci; nothing changed"
 	fi
+	while IFS= read -r rel; do
+		cat "$tmp/step/$rel" >"$tmp/work/$rel"
+	done <"$tmp/files"
 done
 
 # 4. Back to CRLF where the original had it; the diff.
