@@ -87,7 +87,7 @@ command -v spatch >/dev/null || die "spatch (coccinelle) is not installed"
 # The scripts to run, in order, up to --to.
 steps=$(awk -v to="$to" '
 	$1 ~ /^#/ || NF < 3 { next }
-	{ print $1, $2, $3; if ($1 == to) { found = 1; exit } }
+	{ print $1, $2, $3, (NF >= 4 ? $4 : "-"); if ($1 == to) { found = 1; exit } }
 	END { if (to != "" && !found) exit 1 }' "$sp/series") ||
 	die "--to $to: not a generation in $sp/series ($(awk '$1 !~ /^#/ && NF { printf "%s ", $1 }' "$sp/series" | tr ' ' '\n' | uniq | tr '\n' ' '))"
 
@@ -95,11 +95,12 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/mncompat-convert.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM HUP
 
-# 1. Prefilter: C files that mention the notifier API at all.
+# 1. Prefilter: C files that mention mmu_notifier at all (every user
+# includes <linux/mmu_notifier.h>; files that only know cleancache or
+# frontswap, whose ops also have an invalidate_page, are never touched).
 if [ -d "$path" ]; then
 	base=$path
-	grep -rlIE --include='*.c' --include='*.h' \
-		'mmu_notifier|invalidate_page|set_pte_at_notify' "$path" \
+	grep -rlF --include='*.c' --include='*.h' mmu_notifier "$path" \
 		>"$tmp/candidates" 2>"$tmp/grep.err" || true
 	if [ -s "$tmp/grep.err" ]; then
 		cat "$tmp/grep.err" >&2
@@ -108,7 +109,7 @@ if [ -d "$path" ]; then
 else
 	base=$(dirname "$path")
 	: >"$tmp/candidates"
-	if grep -qE 'mmu_notifier|invalidate_page|set_pte_at_notify' "$path"; then
+	if grep -qF mmu_notifier "$path"; then
 		echo "$path" >"$tmp/candidates"
 	fi
 fi
@@ -138,10 +139,15 @@ defs=
 : >"$tmp/notes"
 # spatch --jobs only parallelises --dir, so each step gets a directory
 # with copies of just the files its pattern matches.
-printf '%s\n' "$steps" | while read -r gen cocci tokens; do
+printf '%s\n' "$steps" | while read -r gen cocci tokens past; do
 	[ -n "$gen" ] || continue
 	(cd "$tmp/work" && grep -rlE "$tokens" . 2>/dev/null) \
 		>"$tmp/files" || true
+	if [ "$past" != - ] && [ -s "$tmp/files" ]; then
+		(cd "$tmp/work" && xargs grep -LE "$past" <"$tmp/files") \
+			>"$tmp/files.todo" || true
+		mv "$tmp/files.todo" "$tmp/files"
+	fi
 	[ -s "$tmp/files" ] || continue
 	rm -rf "$tmp/step"
 	while IFS= read -r rel; do
@@ -198,7 +204,7 @@ nrev=$(grep -c '\] review:' "$tmp/notes.sorted" || true)
 [ $quiet = yes ] || cat "$tmp/diff"
 {
 	echo "== mncompat convert: $path (up to ${to:-6.10}$([ $atomic = yes ] && echo ', atomic'))"
-	echo "files scanned: $ncand (of those mentioning the notifier API)"
+	echo "files scanned: $ncand (those mentioning mmu_notifier)"
 	echo "files changed: $nchanged"
 	sed 's/^/  /' "$tmp/changed"
 	echo "conversions (one per callback and step): $nconv"
