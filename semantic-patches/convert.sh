@@ -144,15 +144,26 @@ printf '%s\n' "$steps" | while read -r gen cocci tokens past; do
 	(cd "$tmp/work" && grep -rlE "$tokens" . 2>/dev/null) \
 		>"$tmp/files" || true
 	if [ "$past" != - ] && [ -s "$tmp/files" ]; then
-		(cd "$tmp/work" && xargs grep -LE "$past" <"$tmp/files") \
-			>"$tmp/files.todo" || true
+		while IFS= read -r rel; do
+			grep -qE "$past" "$tmp/work/$rel" || echo "$rel"
+		done <"$tmp/files" >"$tmp/files.todo"
 		mv "$tmp/files.todo" "$tmp/files"
 	fi
 	[ -s "$tmp/files" ] || continue
+	# Flat, numbered copies (spatch --dir does not cope with every
+	# file name); notes are mapped back to the real names below.
 	rm -rf "$tmp/step"
+	mkdir "$tmp/step"
+	i=0
+	: >"$tmp/map"
 	while IFS= read -r rel; do
-		mkdir -p "$tmp/step/$(dirname "$rel")"
-		cp "$tmp/work/$rel" "$tmp/step/$rel"
+		i=$((i + 1))
+		case $rel in
+		*.h) n=f$i.h ;;
+		*) n=f$i.c ;;
+		esac
+		cp "$tmp/work/$rel" "$tmp/step/$n"
+		printf '%s\t%s\n' "$n" "${rel#./}" >>"$tmp/map"
 	done <"$tmp/files"
 	# shellcheck disable=SC2046,SC2086
 	if ! (cd "$tmp/step" && spatch --very-quiet --no-show-diff \
@@ -164,15 +175,19 @@ printf '%s\n' "$steps" | while read -r gen cocci tokens past; do
 		die "spatch failed on $cocci; nothing changed"
 	fi
 	grep '^\./.*: \[' "$tmp/spatch.err" | sed 's|^\./||' |
-		sort -t: -k1,1 -k2,2n -k3 -u >>"$tmp/notes" || true
+		sort -t: -k1,1 -k2,2n -k3 -u |
+		awk -F'\t' 'NR == FNR { name[$1] = $2; next }
+			{ i = index($0, ":"); f = substr($0, 1, i - 1)
+			  print ((f in name) ? name[f] : f) substr($0, i) }' \
+			"$tmp/map" - >>"$tmp/notes" || true
 	if grep -v '^\./.*: \[' "$tmp/spatch.err" |
 		grep -qiE 'error|exception'; then
 		cat "$tmp/spatch.err" >&2
 		die "spatch reported errors on $cocci; nothing changed"
 	fi
-	while IFS= read -r rel; do
-		cat "$tmp/step/$rel" >"$tmp/work/$rel"
-	done <"$tmp/files"
+	while IFS="$(printf '\t')" read -r n rel; do
+		cat "$tmp/step/$n" >"$tmp/work/$rel"
+	done <"$tmp/map"
 done
 
 # 4. Back to CRLF where the original had it; the diff.

@@ -364,6 +364,14 @@ else
 fi
 chmod 700 "$tmp"
 
+mkdir -p "$ct/with space/sub dir"
+cp "$here/pipeline-mirror-legacy/before.c" "$ct/with space/sub dir/a b.c"
+"$cv" "$ct/with space" --apply --quiet >"$ct/space.out" 2>&1
+check "convert.sh copes with spaces in file names" \
+	cmp -s "$ct/with space/sub dir/a b.c" "$here/pipeline-mirror-legacy/after.c"
+check "convert.sh reports with the real file name" \
+	grep -q '^  sub dir/a b.c:[0-9]*: \[4.13\] converted' "$ct/space.out"
+
 "$cv" >/dev/null 2>&1
 st=$?
 check "convert.sh without a path is a usage error" test $st -eq 2

@@ -99,6 +99,7 @@ static void vmm_mmu_notifier_invalidate_range_end(struct mmu_notifier *mn,
 
 	spin_lock(&vmm->mmu_lock);
 	vmm->mmu_notifier_seq++;
+	/* Publish the new sequence before the count drops. */
 	smp_wmb();
 	vmm->mmu_notifier_count--;
 	spin_unlock(&vmm->mmu_lock);
