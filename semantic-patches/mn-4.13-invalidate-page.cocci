@@ -88,9 +88,25 @@ struct mmu_notifier_ops ops = {
 	.\(invalidate_range_start\|invalidate_range\) = E,
 };
 
+@endonly@
+identifier ops, fn;
+expression E;
+position p != covered.p;
+@@
+struct mmu_notifier_ops ops = {
+	.invalidate_page = fn@p,
+	.invalidate_range_end = E,
+};
+
+@script:python depends on !context@
+p << endonly.p;
+fn << endonly.fn;
+@@
+note(p, "review: %s: invalidate_page with invalidate_range_end but no invalidate_range_start: not converted, do it by hand" % fn)
+
 @only@
 identifier ops, fn;
-position p != covered.p;
+position p != {covered.p, endonly.p};
 @@
 struct mmu_notifier_ops ops = {
 	.invalidate_page = fn@p,

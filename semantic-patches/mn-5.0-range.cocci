@@ -28,6 +28,7 @@ virtual report
 import sys
 mode = ['report']
 starts = set()
+clashes = set()
 voids = set()
 
 def note(p, msg):
@@ -110,12 +111,31 @@ pf << sig_void.pf;
 @@
 voids.add((pf[0].file, pf[0].line, pf[0].column))
 
+@clash exists@
+identifier ops.fn, r = {range};
+type T;
+position pc;
+@@
+fn(...) {
+<+...
+T r@pc;
+...+>
+}
+
+@script:python@
+pc << clash.pc;
+fn << ops.fn;
+@@
+clashes.add(fn)
+note(pc, "review: %s has a local named range, which the 5.0 parameter needs: not converted, rename it and run again" % fn)
+
 @script:python cb@
 fn << ops.fn;
 pf << sig.pf;
 ok;
 @@
-if fn in starts and (pf[0].file, pf[0].line, pf[0].column) in voids:
+if fn in clashes or \
+   (fn in starts and (pf[0].file, pf[0].line, pf[0].column) in voids):
     cocci.include_match(False)
 else:
     coccinelle.ok = cocci.make_ident(fn)
