@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0
+/// Linux 4.13 (5f32b265400d) removed mmu_notifier_ops.invalidate_page.
+/// A notifier that also has invalidate_range_start (or invalidate_range)
+/// is already told about every change: drop the invalidate_page field,
+/// the callback, its forward declarations and the static helpers only it
+/// used (what 4.13 did to amdgpu, IB umem, IB hfi1 and KVM).  A notifier
+/// with only invalidate_page gets invalidate_range_start/end callbacks
+/// that run the old callback for each page of [start, end) (once, if the
+/// callback ignores the address); with -D atomic it gets the
+/// non-sleeping invalidate_range callback instead.  The old callback is
+/// kept as the helper they call.  Generated callbacks use the 4.13
+/// prototype; the later mn-*.cocci files move them forward.
+///
+// Confidence: Moderate
+// Copyright: (C) 2024 mncompat authors
+// Comments: Only struct mmu_notifier_ops initializers are changed;
+//  cleancache_ops/frontswap_ops have an invalidate_page field with
+//  another meaning.  Run-time assignments to ->invalidate_page, callbacks
+//  spatch cannot parse (e.g. split by #if) and helpers defined in other
+//  files are reported for review.  In patch mode the review notes go to
+//  stderr as "FILE:LINE: [4.13] ..." lines.
+// Options: --no-includes --include-headers
+// Keywords: mmu_notifier, invalidate_page, invalidate_range
+
+virtual patch
+virtual context
+virtual org
+virtual report
+virtual atomic
+
+@initialize:python@
+@@
+import re
+import sys
+mode = ['report']
+
+def note(p, msg):
+    msg = "[4.13] " + msg
+    if mode[0] == 'patch':
+        sys.stderr.write("%s:%s: %s\n" % (p[0].file, p[0].line, msg))
+    elif mode[0] == 'org':
+        coccilib.org.print_todo(p[0], msg)
+    else:
+        coccilib.report.print_report(p[0], msg)
+
+def split_by_cpp(pos):
+    """True when a #if/#else/#endif sits between the line of pos (a
+    function name) and the closing brace of that function in column 0:
+    spatch then saw only one branch and must not delete the function."""
+    try:
+        with open(pos[0].file, errors='replace') as f:
+            lines = f.read().split('\n')
+    except OSError:
+        return True
+    cpp = re.compile(r'^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b')
+    for line in lines[int(pos[0].line) - 1:]:
+        if cpp.match(line):
+            return True
+        if line.startswith('}'):
+            return False
+    return True
+
+def new_name(fn, what):
+    if 'invalidate_page' in fn:
+        return fn.replace('invalidate_page', 'invalidate_' + what)
+    return fn + '_' + what
+
+@script:python depends on patch@
+@@
+mode[0] = 'patch'
+
+@script:python depends on org@
+@@
+mode[0] = 'org'
+
+// ---------------------------------------------------------------------
+// What is there: notifiers with invalidate_page and a range callback
+// (covered), with invalidate_page only, and run-time assignments.
+// ---------------------------------------------------------------------
+
+@covered@
+identifier ops, fn;
+expression E;
+position p;
+@@
+struct mmu_notifier_ops ops = {
+	.invalidate_page = fn@p,
+	.\(invalidate_range_start\|invalidate_range\) = E,
+};
+
+@endonly@
+identifier ops, fn;
+expression E;
+position p != covered.p;
+@@
+struct mmu_notifier_ops ops = {
+	.invalidate_page = fn@p,
+	.invalidate_range_end = E,
+};
+
+@script:python depends on !context@
+p << endonly.p;
+fn << endonly.fn;
+@@
+note(p, "review: %s: invalidate_page with invalidate_range_end but no invalidate_range_start: not converted, do it by hand" % fn)
+
+@only@
+identifier ops, fn;
+position p != {covered.p, endonly.p};
+@@
+struct mmu_notifier_ops ops = {
+	.invalidate_page = fn@p,
+};
+
+@only_parsed@
+identifier only.fn, mn, mm, addr;
+type T;
+@@
+T fn(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long addr)
+{ ... }
+
+@only_uses_addr exists@
+identifier only.fn, mn, mm, addr;
+type T;
+@@
+T fn(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long addr)
+{ <+... addr ...+> }
+
+@covered_parsed@
+identifier covered.fn;
+@@
+fn(...) { ... }
+
+@other_assign@
+expression E, F;
+position p;
+{struct cleancache_ops, struct frontswap_ops} C;
+{struct cleancache_ops *, struct frontswap_ops *} CP;
+@@
+(
+C.invalidate_page = F
+|
+CP->invalidate_page = F
+|
+E.invalidate_page@p = F
+|
+E->invalidate_page@p = F
+)
+
+@script:python depends on !context@
+p << other_assign.p;
+@@
+note(p, "review: run-time assignment to ->invalidate_page (gone since 4.13): convert by hand, or use a static struct mmu_notifier_ops")
+
+@script:python depends on !context@
+p << only.p;
+fn << only.fn;
+@@
+if mode[0] != 'patch':
+    note(p, "%s: only invalidate_page: convert to invalidate_range_start/end (may sleep) or invalidate_range (atomic)" % fn)
+
+@script:python depends on !context@
+p << covered.p;
+fn << covered.fn;
+@@
+if mode[0] != 'patch':
+    note(p, "%s: invalidate_page is covered by the range callbacks: remove it" % fn)
+
+@script:python depends on !context && !covered_parsed@
+p << covered.p;
+fn << covered.fn;
+@@
+note(p, "review: %s is not defined in this file or could not be parsed (#if?): remove its definition by hand" % fn)
+
+@depends on context@
+identifier ops, fn;
+@@
+struct mmu_notifier_ops ops = {
+*	.invalidate_page = fn,
+};
+
+// ---------------------------------------------------------------------
+// (a) covered: drop the field, then the callback if nothing else uses it
+// ---------------------------------------------------------------------
+
+@covered_ref depends on patch exists@
+identifier covered.fn, h;
+@@
+fn(...) { <+... h ...+> }
+
+@covered_call depends on patch exists@
+identifier covered.fn, h;
+@@
+fn(...) { <+... h(...) ...+> }
+
+@covered_call_defined depends on patch@
+identifier covered_call.h;
+@@
+h(...) { ... }
+
+@drop_field depends on patch@
+identifier covered.ops, covered.fn;
+@@
+struct mmu_notifier_ops ops = {
+-	.invalidate_page = fn,
+};
+
+@fn_used depends on patch@
+identifier covered.fn;
+@@
+fn
+
+@covered_fnpos depends on patch && !fn_used@
+identifier covered.fn;
+position pf;
+@@
+fn@pf(...) { ... }
+
+@script:python covered_ok@
+fn << covered.fn;
+pf << covered_fnpos.pf;
+p << covered.p;
+fn_ok;
+@@
+if split_by_cpp(pf):
+    note(p, "review: %s is split by #if/#else: field dropped, remove the function by hand" % fn)
+    cocci.include_match(False)
+else:
+    coccinelle.fn_ok = cocci.make_ident(fn)
+
+@drop_fn depends on patch && !fn_used@
+identifier covered_ok.fn_ok;
+@@
+- fn_ok(...) { ... }
+
+@drop_fn_decl depends on drop_fn@
+identifier covered.fn;
+type T;
+@@
+- T fn(...);
+
+@script:python depends on drop_fn@
+p << covered.p;
+fn << covered.fn;
+@@
+note(p, "removed: %s (invalidate_page, covered by the range callbacks)" % fn)
+
+@script:python depends on patch && fn_used@
+p << covered.p;
+fn << covered.fn;
+@@
+note(p, "review: %s is used elsewhere in this file: field dropped, function kept" % fn)
+
+// static helpers that only the removed callback used go too
+@helper_used depends on drop_fn@
+identifier covered_ref.h;
+@@
+h
+
+@helper_pos depends on drop_fn && !helper_used@
+identifier covered_ref.h;
+type T;
+position ph;
+@@
+static T h@ph(...) { ... }
+
+@script:python helper_ok@
+h << covered_ref.h;
+ph << helper_pos.ph;
+h_ok;
+@@
+if split_by_cpp(ph):
+    note(ph, "review: %s is now unused but split by #if/#else: remove it by hand" % h)
+    cocci.include_match(False)
+else:
+    coccinelle.h_ok = cocci.make_ident(h)
+
+@drop_helper depends on drop_fn@
+identifier helper_ok.h_ok;
+type T;
+@@
+(
+- static T h_ok(...) { ... }
+|
+- static inline T h_ok(...) { ... }
+)
+
+@drop_helper_decl depends on drop_helper@
+identifier covered_ref.h;
+type T;
+@@
+- T h(...);
+
+@script:python depends on drop_helper@
+p << covered.p;
+h << covered_ref.h;
+@@
+note(p, "removed: %s (static helper only the removed callback used)" % h)
+
+@call_used depends on drop_fn@
+identifier covered_call.h;
+@@
+h
+
+@script:python depends on drop_fn && !covered_call_defined && !call_used@
+p << covered.p;
+h << covered_call.h;
+@@
+if not h.isupper():
+    note(p, "review: %s is no longer called from this file: remove it where it is defined if nothing else uses it" % h)
+
+// ---------------------------------------------------------------------
+// (b) invalidate_page only: generate range callbacks that call the old
+// callback for each page of [start, end), or once when it ignores the
+// address.  Default: invalidate_range_start/end (may sleep, so the page
+// loop has a cond_resched(): a range can be large); both run it,
+// start while the pages are still allocated, end to drop what the
+// secondary MMU may have re-established in between.  -D atomic: the
+// non-sleeping invalidate_range, called under the page-table lock right
+// after the CPU page table changed, as invalidate_page was since 4.11.
+// ---------------------------------------------------------------------
+
+@script:python only_names depends on patch@
+fn << only.fn;
+ns;
+ne;
+nr;
+@@
+coccinelle.ns = cocci.make_ident(new_name(fn, 'range_start'))
+coccinelle.ne = cocci.make_ident(new_name(fn, 'range_end'))
+coccinelle.nr = cocci.make_ident(new_name(fn, 'range'))
+
+@only_start_loop depends on patch && !atomic && (!only_parsed || only_uses_addr)@
+identifier only.ops, only.fn, only_names.ns;
+@@
++static void ns(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
++/* Replaces invalidate_page, removed in Linux 4.13: review. */
++static void ns(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{
++	unsigned long address = start;
++
++	while (address < end) {
++		fn(mn, mm, address);
++		address += PAGE_SIZE;
++		cond_resched();
++	}
++}
++
+ struct mmu_notifier_ops ops = {
+-	.invalidate_page = fn,
++	.invalidate_range_start = ns,
+ };
+
+@only_start_once depends on patch && !atomic && only_parsed && !only_uses_addr@
+identifier only.ops, only.fn, only_names.ns;
+@@
++static void ns(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
++/* Replaces invalidate_page, removed in Linux 4.13: review. */
++static void ns(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{
++	fn(mn, mm, start);
++}
++
+ struct mmu_notifier_ops ops = {
+-	.invalidate_page = fn,
++	.invalidate_range_start = ns,
+ };
+
+@only_end_loop depends on patch && !atomic && (!only_parsed || only_uses_addr)@
+identifier only.ops, only.fn, only_names.ns, only_names.ne;
+@@
++static void ne(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
++/* Replaces invalidate_page, removed in Linux 4.13: review. */
++static void ne(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{
++	unsigned long address = start;
++
++	while (address < end) {
++		fn(mn, mm, address);
++		address += PAGE_SIZE;
++		cond_resched();
++	}
++}
++
+ struct mmu_notifier_ops ops = {
+	.invalidate_range_start = ns,
++	.invalidate_range_end = ne,
+ };
+
+@only_end_once depends on patch && !atomic && only_parsed && !only_uses_addr@
+identifier only.ops, only.fn, only_names.ns, only_names.ne;
+@@
++static void ne(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
++/* Replaces invalidate_page, removed in Linux 4.13: review. */
++static void ne(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{
++	fn(mn, mm, start);
++}
++
+ struct mmu_notifier_ops ops = {
+	.invalidate_range_start = ns,
++	.invalidate_range_end = ne,
+ };
+
+@only_atomic_loop depends on patch && atomic && (!only_parsed || only_uses_addr)@
+identifier only.ops, only.fn, only_names.nr;
+@@
++static void nr(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
++/* Replaces invalidate_page, removed in Linux 4.13: review. */
++static void nr(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{
++	unsigned long address = start;
++
++	while (address < end) {
++		fn(mn, mm, address);
++		address += PAGE_SIZE;
++	}
++}
++
+ struct mmu_notifier_ops ops = {
+-	.invalidate_page = fn,
++	.invalidate_range = nr,
+ };
+
+@only_atomic_once depends on patch && atomic && only_parsed && !only_uses_addr@
+identifier only.ops, only.fn, only_names.nr;
+@@
++static void nr(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
++/* Replaces invalidate_page, removed in Linux 4.13: review. */
++static void nr(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{
++	fn(mn, mm, start);
++}
++
+ struct mmu_notifier_ops ops = {
+-	.invalidate_page = fn,
++	.invalidate_range = nr,
+ };
+
+// The prototypes above only work around a spatch 1.1 layout bug (the
+// brace of a lone generated definition lands on the header line).
+@drop_generated_proto depends on patch@
+identifier f = {only_names.ns, only_names.ne, only_names.nr};
+type T;
+@@
+- T f(...);
+
+@script:python depends on patch && !atomic@
+p << only.p;
+fn << only.fn;
+ns << only_names.ns;
+ne << only_names.ne;
+@@
+note(p, "converted: %s -> %s/%s (invalidate_range_start/end, may sleep; both run the old callback per page): review if %s relied on running atomically under the page-table lock (then use -D atomic)" % (fn, ns, ne, fn))
+
+@script:python depends on patch && atomic@
+p << only.p;
+fn << only.fn;
+nr << only_names.nr;
+@@
+note(p, "converted: %s -> %s (invalidate_range, atomic: must not sleep): review that %s never sleeps" % (fn, nr, fn))
+
+@script:python depends on patch && !only_parsed@
+p << only.p;
+fn << only.fn;
+@@
+note(p, "review: %s is not defined in this file or could not be parsed (#if?): generated callbacks call it once per page" % fn)
+
+@only_sleeps depends on patch && atomic exists@
+identifier only.fn, sl =~ "^(mutex_lock|mutex_lock_interruptible|mutex_lock_killable|down|down_read|down_write|down_interruptible|msleep|usleep_range|schedule|schedule_timeout|cond_resched|wait_for_completion|synchronize_rcu|synchronize_srcu|flush_work|flush_workqueue|vfree|might_sleep)$";
+position q;
+@@
+fn(...) { <+... sl@q(...) ...+> }
+
+@script:python depends on only_sleeps@
+q << only_sleeps.q;
+fn << only.fn;
+sl << only_sleeps.sl;
+@@
+note(q, "review: %s calls %s, which may sleep: invalidate_range (-D atomic) must not sleep" % (fn, sl))

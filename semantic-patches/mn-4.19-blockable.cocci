@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/// Linux 4.19 (93065ac753e4 "mm, oom: distinguish blockable mode for mmu
+/// notifiers") changed invalidate_range_start(mn, mm, start, end) from
+/// void to int and added a bool blockable argument: when it is false
+/// (the OOM reaper) the callback must not sleep and returns -EAGAIN if it
+/// cannot proceed.  Convert every callback named in a struct
+/// mmu_notifier_ops initializer: int return, "return 0", and a guard
+/// that returns -EAGAIN when !blockable.  The guard is always safe (the
+/// OOM reaper then leaves this mm alone); a callback that never sleeps
+/// can drop it, so each converted callback is reported for review.
+///
+// Confidence: High
+// Copyright: (C) 2024 mncompat authors
+// Comments: Forward declarations are converted too.  Run-time assignments
+//  to ->invalidate_range_start are reported.  In patch mode the notes go
+//  to stderr as "FILE:LINE: [4.19] ..." lines.
+// Options: --no-includes --include-headers
+// Keywords: mmu_notifier, invalidate_range_start, blockable
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@initialize:python@
+@@
+import sys
+mode = ['report']
+first_stmt = {}
+first_done = set()
+
+def note(p, msg):
+    msg = "[4.19] " + msg
+    if mode[0] == 'patch':
+        sys.stderr.write("%s:%s: %s\n" % (p[0].file, p[0].line, msg))
+    elif mode[0] == 'org':
+        coccilib.org.print_todo(p[0], msg)
+    else:
+        coccilib.report.print_report(p[0], msg)
+
+@script:python depends on patch@
+@@
+mode[0] = 'patch'
+
+@script:python depends on org@
+@@
+mode[0] = 'org'
+
+@ops@
+identifier o, fn;
+position p;
+@@
+struct mmu_notifier_ops o = {
+	.invalidate_range_start = fn@p,
+};
+
+@cb@
+identifier ops.fn, mn, mm, s, e;
+position pf;
+@@
+void fn@pf(struct mmu_notifier *mn, struct mm_struct *mm,
+	   unsigned long s, unsigned long e)
+{ ... }
+
+@rt@
+expression E, F;
+position p;
+@@
+(
+E.invalidate_range_start@p = F
+|
+E->invalidate_range_start@p = F
+)
+
+@script:python depends on !context@
+p << rt.p;
+@@
+note(p, "review: run-time assignment to ->invalidate_range_start: the callback needs the 4.19 prototype (int, bool blockable)")
+
+@script:python depends on report || org@
+fn << ops.fn;
+pf << cb.pf;
+@@
+note(pf, "%s: invalidate_range_start needs the 4.19 prototype (int, bool blockable)" % fn)
+
+@depends on context@
+identifier ops.fn, mn, mm, s, e;
+@@
+* void fn(struct mmu_notifier *mn, struct mm_struct *mm,
+	   unsigned long s, unsigned long e)
+  { ... }
+
+// --- first statement of each callback, for the guard ----------------
+
+@stmts depends on patch exists@
+identifier ops.fn;
+statement S;
+position ps;
+@@
+fn(...) {
+... when any
+S@ps
+... when any
+}
+
+@script:python@
+fn << ops.fn;
+ps << stmts.ps;
+@@
+k = (ps[0].file, fn)
+l = (int(ps[0].line), int(ps[0].column))
+if k not in first_stmt or l < first_stmt[k]:
+    first_stmt[k] = l
+
+@script:python first@
+fn << ops.fn;
+ps << stmts.ps;
+ok;
+@@
+l = (int(ps[0].line), int(ps[0].column))
+if l != first_stmt[(ps[0].file, fn)] or (ps[0].file, fn) in first_done:
+    cocci.include_match(False)
+else:
+    first_done.add((ps[0].file, fn))
+    coccinelle.ok = cocci.make_ident(fn)
+
+@guard depends on patch@
+identifier first.ok, cb.mn, cb.mm, cb.s, cb.e;
+statement stmts.S;
+position stmts.ps;
+@@
+void ok(struct mmu_notifier *mn, struct mm_struct *mm,
+	unsigned long s, unsigned long e)
+{
+... when any
++	if (!blockable)
++		return -EAGAIN;
+S@ps
+... when any
++	return 0;
+}
+
+@body depends on patch@
+identifier ops.fn, cb.mn, cb.mm, cb.s, cb.e;
+@@
+- void
++ int
+  fn(struct mmu_notifier *mn, struct mm_struct *mm,
+     unsigned long s, unsigned long e
++    , bool blockable
+  )
+  {
+  <...
+- return;
++ return 0;
+  ...>
+  }
+
+@proto depends on patch@
+identifier ops.fn;
+parameter list[4] PL;
+@@
+- void
++ int
+  fn(PL
++ , bool blockable
+  );
+
+@script:python depends on body@
+fn << ops.fn;
+pf << cb.pf;
+@@
+note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), returns -EAGAIN when !blockable: review (drop the guard if %s never sleeps)" % (fn, fn))

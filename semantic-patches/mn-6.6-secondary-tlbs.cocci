@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/// Linux 6.6 (1af5a8109904 "mmu_notifiers: rename invalidate_range
+/// notifier") renamed mmu_notifier_ops.invalidate_range to
+/// arch_invalidate_secondary_tlbs (same prototype; it is now called
+/// where the CPU TLB is flushed), removed mmu_notifier_invalidate_range()
+/// and mmu_notifier_invalidate_range_only_end().  Rename the field in
+/// every struct mmu_notifier_ops initializer and the callback as upstream
+/// did (invalidate_range in its name becomes
+/// arch_invalidate_secondary_tlbs), make _only_end() calls
+/// mmu_notifier_invalidate_range_end(), and turn
+/// mmu_notifier_invalidate_range() calls into
+/// mmu_notifier_arch_invalidate_secondary_tlbs() (reported: the TLB flush
+/// may already do it).
+///
+// Confidence: High
+// Copyright: (C) 2024 mncompat authors
+// Comments: Run-time assignments to ->invalidate_range are reported.  In
+//  patch mode the notes go to stderr as "FILE:LINE: [6.6] ..." lines.
+// Options: --no-includes --include-headers
+// Keywords: mmu_notifier, invalidate_range, arch_invalidate_secondary_tlbs
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@initialize:python@
+@@
+import sys
+mode = ['report']
+
+def note(p, msg):
+    msg = "[6.6] " + msg
+    if mode[0] == 'patch':
+        sys.stderr.write("%s:%s: %s\n" % (p[0].file, p[0].line, msg))
+    elif mode[0] == 'org':
+        coccilib.org.print_todo(p[0], msg)
+    else:
+        coccilib.report.print_report(p[0], msg)
+
+def new_name(fn):
+    if 'arch_invalidate_secondary_tlbs' in fn:
+        return fn
+    return fn.replace('invalidate_range', 'arch_invalidate_secondary_tlbs')
+
+@script:python depends on patch@
+@@
+mode[0] = 'patch'
+
+@script:python depends on org@
+@@
+mode[0] = 'org'
+
+@ops@
+identifier o, fn;
+position p;
+@@
+struct mmu_notifier_ops o = {
+	.invalidate_range = fn@p,
+};
+
+@rt_typed depends on patch@
+struct mmu_notifier_ops *OP;
+struct mmu_notifier_ops OS;
+expression F;
+position p;
+@@
+(
+- OP->invalidate_range@p = F
++ OP->arch_invalidate_secondary_tlbs = F
+|
+- OS.invalidate_range@p = F
++ OS.arch_invalidate_secondary_tlbs = F
+)
+
+@script:python@
+p << rt_typed.p;
+@@
+note(p, "converted: run-time assignment ->invalidate_range -> ->arch_invalidate_secondary_tlbs")
+
+@rt@
+expression E, F;
+position p != rt_typed.p;
+@@
+(
+E.invalidate_range@p = F
+|
+E->invalidate_range@p = F
+)
+
+@calls@
+expression M, S, E;
+position pc;
+@@
+mmu_notifier_invalidate_range@pc(M, S, E)
+
+@only_end@
+expression R;
+position pc;
+@@
+mmu_notifier_invalidate_range_only_end@pc(R)
+
+@script:python depends on !context@
+p << rt.p;
+@@
+note(p, "review: run-time assignment to ->invalidate_range: the field is arch_invalidate_secondary_tlbs since 6.6")
+
+@script:python depends on report || org@
+p << ops.p;
+fn << ops.fn;
+@@
+note(p, "%s: invalidate_range is arch_invalidate_secondary_tlbs since 6.6" % fn)
+
+@script:python depends on !context@
+pc << calls.pc;
+@@
+note(pc, "review: mmu_notifier_invalidate_range() is gone since 6.6: now mmu_notifier_arch_invalidate_secondary_tlbs(); drop it if a CPU TLB flush of the range follows (the flush calls it)")
+
+@script:python depends on report || org@
+pc << only_end.pc;
+@@
+note(pc, "mmu_notifier_invalidate_range_only_end() is gone since 6.6: use mmu_notifier_invalidate_range_end()")
+
+@depends on context@
+identifier o, fn;
+@@
+struct mmu_notifier_ops o = {
+*	.invalidate_range = fn,
+};
+
+@depends on context@
+expression M, S, E;
+@@
+* mmu_notifier_invalidate_range(M, S, E)
+
+@script:python nn depends on patch@
+fn << ops.fn;
+fn2;
+@@
+coccinelle.fn2 = cocci.make_ident(new_name(fn))
+
+@ren_field depends on patch@
+identifier ops.o, ops.fn, nn.fn2;
+@@
+struct mmu_notifier_ops o = {
+-	.invalidate_range = fn,
++	.arch_invalidate_secondary_tlbs = fn2,
+};
+
+@script:python depends on ren_field@
+p << ops.p;
+fn << ops.fn;
+fn2 << nn.fn2;
+@@
+note(p, "converted: .invalidate_range = %s -> .arch_invalidate_secondary_tlbs = %s" % (fn, fn2))
+
+// rename the callback everywhere in the file when its name changes
+@rename_def depends on ren_field@
+identifier ops.fn, nn.fn2;
+parameter list PL;
+type T;
+@@
+T
+- fn(PL)
++ fn2(PL)
+  { ... }
+
+@rename_decl depends on ren_field@
+identifier ops.fn, nn.fn2;
+parameter list PL;
+type T;
+@@
+T
+- fn(PL);
++ fn2(PL);
+
+@rename_use depends on ren_field@
+identifier ops.fn, nn.fn2;
+@@
+- fn
++ fn2
+
+@depends on patch@
+expression M, S, E;
+@@
+- mmu_notifier_invalidate_range(M, S, E)
++ mmu_notifier_arch_invalidate_secondary_tlbs(M, S, E)
+
+@depends on patch@
+expression R;
+@@
+- mmu_notifier_invalidate_range_only_end(R)
++ mmu_notifier_invalidate_range_end(R)
