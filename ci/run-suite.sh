@@ -7,6 +7,9 @@
 # A suite file has one directive per line (paths relative to the repo top):
 #   module DIR [MAKEVAR=VALUE...]
 #                     build DIR against the kernel, insmod it, rmmod at end
+#   converted-module DIR [MAKEVAR=VALUE...]
+#                     like module, but first run semantic-patches/convert.sh
+#                     --apply on a copy of DIR (report: convert-NAME.report)
 #   kmod NAME         load the kernel's own module NAME (with its
 #                     dependencies) where the kernel has it as a module
 #   test FILE.c       build a static guest test, run it (prints KTAP)
@@ -62,14 +65,23 @@ stage_kernel_module() {
 while read -r directive arg; do
 	case $directive in
 	'' | '#'*) continue ;;
-	module)
+	module | converted-module)
 		# shellcheck disable=SC2086
 		set -- $arg
-		dir=$1
+		dir=$MNCOMPAT_TOP/$1
 		shift
 		name=$(basename "$dir")
+		if [ "$directive" = converted-module ]; then
+			rm -rf "$rundir/convert/$name"
+			mkdir -p "$rundir/convert"
+			cp -r "$dir" "$rundir/convert/$name"
+			dir=$rundir/convert/$name
+			"$MNCOMPAT_TOP/semantic-patches/convert.sh" "$dir" --apply \
+				>"$rundir/convert-$name.report" 2>&1 ||
+				die "converting $1 failed: $rundir/convert-$name.report"
+		fi
 		if "$MNCOMPAT_TOP/ci/build-module.sh" "$env_file" \
-			"$MNCOMPAT_TOP/$dir" "$rundir/build/$name" "$@" \
+			"$dir" "$rundir/build/$name" "$@" \
 			2>"$rundir/build-$name.err"; then
 			cp "$rundir/build/$name/$name.ko" "$staging/modules/"
 			echo "step insmod:$name insmod /modules/$name.ko" >>"$staging/plan"

@@ -29,6 +29,7 @@ part() {
 }
 
 part style "$MNCOMPAT_TOP/ci/check-style.sh"
+part cocci "$MNCOMPAT_TOP/semantic-patches/tests/run.sh"
 env_files=""
 for k in $(echo "${KERNELS:-$(kernel_names)}" | tr ',' ' '); do
 	env_files="$env_files $("$MNCOMPAT_TOP/ci/prepare-kernel.sh" "$k")"

@@ -2,26 +2,19 @@
 /*
  * mirror: a secondary MMU in software. Each open file mirrors pages of the
  * opener's address space in a device page table (virtual page -> page), the
- * way a GPU or KVM does, and reads go through that table. An MMU notifier
- * keeps the table coherent with the CPU page tables.
+ * way a GPU or KVM does, and reads go through that table. The notifier glue
+ * (mirror_notifier.c) keeps the table coherent with the CPU page tables.
  *
- * Faults race invalidations. The driver uses the pattern the 4.13 notifier
- * rework recommends: invalidate_range_start() bumps a sequence count and an
- * active-invalidation count and drops the range; a fault samples the
- * sequence, looks the page up without locks, and installs it only if no
- * invalidation ran or is running meanwhile. Each entry holds a page
- * reference, so a missed invalidation shows up as stale data, never as a
- * use-after-free.
+ * Faults race invalidations. The device uses the pattern the 4.13 notifier
+ * rework recommends: an invalidation bumps a sequence count (and, between
+ * range_start and range_end, an active-invalidation count) and drops the
+ * range; a fault samples the sequence, looks the page up without locks, and
+ * installs it only if no invalidation ran or is running meanwhile. Each
+ * entry holds a page reference, so a missed invalidation shows up as stale
+ * data, never as a use-after-free.
  *
- * The driver is written once against the 6.x notifier API and built through
- * compat/ (<mncompat/mmu_notifier.h>), which maps it onto older kernels.
- *
- * Build options (make VAR=1):
- *  MIRROR_TLB_ONLY          use only the non-sleeping secondary-TLB hook, as
- *                           an IOMMU/SVA driver would; a fault then checks
- *                           the sequence count alone.
- *  MIRROR_SKIP_INVALIDATION invalidate_range_start() forgets to drop the
- *                           range: the coherence tests must then fail.
+ * MIRROR_SKIP_INVALIDATION=1 builds a device that forgets to drop ranges on
+ * invalidation: the coherence tests must then fail.
  */
 #include <linux/atomic.h>
 #include <linux/fs.h>
@@ -32,50 +25,27 @@
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
-#include <linux/spinlock.h>
 #include <linux/uaccess.h>
-#include <linux/wait.h>
-#include <linux/xarray.h>
 
-#include <mncompat/mmu_notifier.h>
-
-#include "mirror_uapi.h"
+#include "mirror.h"
 
 #ifndef MIRROR_SKIP_INVALIDATION
 #define MIRROR_SKIP_INVALIDATION 0
 #endif
-#ifndef MIRROR_TLB_ONLY
-#define MIRROR_TLB_ONLY 0
-#endif
-
-struct mirror_file {
-	struct mmu_notifier notifier;
-	struct mm_struct *mm;
-	/*
-	 * lock protects pt, seq, active and stats. It is a spinlock so that
-	 * the callbacks never sleep, whatever context the kernel calls them in.
-	 */
-	spinlock_t lock;
-	struct xarray pt;		/* virtual page number -> struct page */
-	unsigned long seq;		/* bumped by every invalidation */
-	unsigned int active;		/* invalidations between start and end */
-	wait_queue_head_t idle;		/* woken when active drops to 0 */
-	struct mirror_stats stats;
-};
 
 static atomic_long_t mirror_global_mapped;
 static atomic_long_t mirror_global_releases;
 static atomic_t mirror_global_open;
 
-static struct mirror_file *to_mirror(struct mmu_notifier *mn)
-{
-	return container_of(mn, struct mirror_file, notifier);
-}
-
+/*
+ * Count a callback and log the range it dropped. A range that continues the
+ * last one logged extends it, so a page-by-page walk shows as one range.
+ */
 static void mirror_log_range(struct mirror_file *mf, enum mirror_callback cb,
 			     unsigned long start, unsigned long end)
 {
 	struct mirror_stats *st = &mf->stats;
+	struct mirror_range *last;
 
 	lockdep_assert_held(&mf->lock);
 	st->calls[cb]++;
@@ -83,8 +53,13 @@ static void mirror_log_range(struct mirror_file *mf, enum mirror_callback cb,
 	if (cb != MIRROR_CB_RANGE_START && cb != MIRROR_CB_SECONDARY_TLBS &&
 	    cb != MIRROR_CB_INVALIDATE_PAGE)
 		return;
-	if (end - start > st->max_range)
-		st->max_range = end - start;
+	last = st->nr_ranges ? &st->ranges[st->nr_ranges - 1] : NULL;
+	if (last && last->end == start) {
+		last->end = end;
+		st->max_range = max(st->max_range, last->end - last->start);
+		return;
+	}
+	st->max_range = max_t(u64, st->max_range, end - start);
 	if (st->nr_ranges == MIRROR_RANGE_LOG) {
 		memmove(&st->ranges[0], &st->ranges[1],
 			sizeof(st->ranges) - sizeof(st->ranges[0]));
@@ -112,53 +87,13 @@ static void mirror_unmap_range(struct mirror_file *mf, unsigned long start,
 	}
 }
 
-static int mirror_invalidate_range_start(struct mmu_notifier *mn,
-					 const struct mmu_notifier_range *range)
+void mirror_invalidate_begin(struct mirror_file *mf, unsigned long start,
+			     unsigned long end)
 {
-	struct mirror_file *mf = to_mirror(mn);
-
 	spin_lock(&mf->lock);
 	mf->active++;
 	mf->seq++;
-	mirror_log_range(mf, MIRROR_CB_RANGE_START, range->start, range->end);
-	if (!MIRROR_SKIP_INVALIDATION) {
-		xa_lock(&mf->pt);
-		mirror_unmap_range(mf, range->start, range->end);
-		xa_unlock(&mf->pt);
-	}
-	spin_unlock(&mf->lock);
-	return 0;
-}
-
-static void mirror_invalidate_range_end(struct mmu_notifier *mn,
-					const struct mmu_notifier_range *range)
-{
-	struct mirror_file *mf = to_mirror(mn);
-	bool idle;
-
-	spin_lock(&mf->lock);
-	mirror_log_range(mf, MIRROR_CB_RANGE_END, range->start, range->end);
-	idle = --mf->active == 0;
-	spin_unlock(&mf->lock);
-	if (idle)
-		wake_up_all(&mf->idle);
-}
-
-/*
- * The secondary-TLB hook runs under the page-table lock right after the CPU
- * page table changed: drop the range and bump the sequence so that a fault
- * that looked the old page up cannot install it.
- */
-static void mirror_invalidate_secondary_tlbs(struct mmu_notifier *mn,
-					     struct mm_struct *mm,
-					     unsigned long start,
-					     unsigned long end)
-{
-	struct mirror_file *mf = to_mirror(mn);
-
-	spin_lock(&mf->lock);
-	mf->seq++;
-	mirror_log_range(mf, MIRROR_CB_SECONDARY_TLBS, start, end);
+	mirror_log_range(mf, MIRROR_CB_RANGE_START, start, end);
 	if (!MIRROR_SKIP_INVALIDATION) {
 		xa_lock(&mf->pt);
 		mirror_unmap_range(mf, start, end);
@@ -167,10 +102,36 @@ static void mirror_invalidate_secondary_tlbs(struct mmu_notifier *mn,
 	spin_unlock(&mf->lock);
 }
 
-static void mirror_release(struct mmu_notifier *mn, struct mm_struct *mm)
+void mirror_invalidate_end(struct mirror_file *mf, unsigned long start,
+			   unsigned long end)
 {
-	struct mirror_file *mf = to_mirror(mn);
+	bool idle;
 
+	spin_lock(&mf->lock);
+	mirror_log_range(mf, MIRROR_CB_RANGE_END, start, end);
+	idle = --mf->active == 0;
+	spin_unlock(&mf->lock);
+	if (idle)
+		wake_up_all(&mf->idle);
+}
+
+void mirror_invalidate(struct mirror_file *mf, enum mirror_callback cb,
+		       unsigned long start, unsigned long end)
+{
+	spin_lock(&mf->lock);
+	mf->seq++;
+	mirror_log_range(mf, cb, start, end);
+	if (!MIRROR_SKIP_INVALIDATION) {
+		xa_lock(&mf->pt);
+		mirror_unmap_range(mf, start, end);
+		xa_unlock(&mf->pt);
+	}
+	spin_unlock(&mf->lock);
+}
+
+/* The mm is going away: drop everything. */
+void mirror_release_all(struct mirror_file *mf)
+{
 	spin_lock(&mf->lock);
 	mf->seq++;
 	mirror_log_range(mf, MIRROR_CB_RELEASE, 0, 0);
@@ -180,13 +141,6 @@ static void mirror_release(struct mmu_notifier *mn, struct mm_struct *mm)
 	spin_unlock(&mf->lock);
 	atomic_long_inc(&mirror_global_releases);
 }
-
-/* The callbacks never sleep: they only take a spinlock. */
-MNCOMPAT_MMU_NOTIFIER_OPS(mirror_range_ops, mirror_release,
-			  mirror_invalidate_range_start,
-			  mirror_invalidate_range_end, NULL, 0);
-MNCOMPAT_MMU_NOTIFIER_OPS(mirror_tlb_ops, mirror_release, NULL, NULL,
-			  mirror_invalidate_secondary_tlbs, 0);
 
 /* Fault one page into the device page table. */
 static int mirror_fault_page(struct mirror_file *mf, unsigned long addr)
@@ -306,7 +260,8 @@ static long mirror_stats(struct mirror_file *mf, void __user *arg)
 	spin_lock(&mf->lock);
 	*snapshot = mf->stats;
 	spin_unlock(&mf->lock);
-	snapshot->device_flags = MIRROR_TLB_ONLY ? MIRROR_DEVICE_TLB_ONLY : 0;
+	snapshot->device_flags = mirror_notifier_ops()->invalidate_range_start ?
+				 0 : MIRROR_DEVICE_TLB_ONLY;
 	snapshot->global_mapped_pages = atomic_long_read(&mirror_global_mapped);
 	snapshot->global_releases = atomic_long_read(&mirror_global_releases);
 	snapshot->global_open_files = atomic_read(&mirror_global_open);
@@ -358,7 +313,8 @@ static int mirror_open(struct inode *inode, struct file *file)
 	spin_lock_init(&mf->lock);
 	xa_init(&mf->pt);
 	init_waitqueue_head(&mf->idle);
-	mf->notifier.ops = MIRROR_TLB_ONLY ? &mirror_tlb_ops : &mirror_range_ops;
+	mutex_init(&mf->sleep_lock);
+	mf->notifier.ops = mirror_notifier_ops();
 	mf->mm = current->mm;
 	ret = mmu_notifier_register(&mf->notifier, mf->mm);
 	if (ret) {
