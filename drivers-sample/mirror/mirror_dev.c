@@ -87,18 +87,30 @@ static void mirror_unmap_range(struct mirror_file *mf, unsigned long start,
 	}
 }
 
+/*
+ * An invalidation under mf->lock: a new sequence, so that no fault racing
+ * it installs what it looked up, and the range dropped.
+ */
+static void mirror_invalidate_locked(struct mirror_file *mf,
+				     enum mirror_callback cb,
+				     unsigned long start, unsigned long end)
+{
+	lockdep_assert_held(&mf->lock);
+	mf->seq++;
+	mirror_log_range(mf, cb, start, end);
+	if (MIRROR_SKIP_INVALIDATION)
+		return;
+	xa_lock(&mf->pt);
+	mirror_unmap_range(mf, start, end);
+	xa_unlock(&mf->pt);
+}
+
 void mirror_invalidate_begin(struct mirror_file *mf, unsigned long start,
 			     unsigned long end)
 {
 	spin_lock(&mf->lock);
 	mf->active++;
-	mf->seq++;
-	mirror_log_range(mf, MIRROR_CB_RANGE_START, start, end);
-	if (!MIRROR_SKIP_INVALIDATION) {
-		xa_lock(&mf->pt);
-		mirror_unmap_range(mf, start, end);
-		xa_unlock(&mf->pt);
-	}
+	mirror_invalidate_locked(mf, MIRROR_CB_RANGE_START, start, end);
 	spin_unlock(&mf->lock);
 }
 
@@ -119,13 +131,7 @@ void mirror_invalidate(struct mirror_file *mf, enum mirror_callback cb,
 		       unsigned long start, unsigned long end)
 {
 	spin_lock(&mf->lock);
-	mf->seq++;
-	mirror_log_range(mf, cb, start, end);
-	if (!MIRROR_SKIP_INVALIDATION) {
-		xa_lock(&mf->pt);
-		mirror_unmap_range(mf, start, end);
-		xa_unlock(&mf->pt);
-	}
+	mirror_invalidate_locked(mf, cb, start, end);
 	spin_unlock(&mf->lock);
 }
 
