@@ -27,6 +27,12 @@ kernel_names() {
 	awk '$1 !~ /^#/ && NF { print $1 }' "$KERNELS_LIST"
 }
 
+# selected_kernels: the kernels of $KERNELS (comma or space separated), or
+# every kernel of the matrix when it is unset.
+selected_kernels() {
+	echo "${KERNELS:-$(kernel_names)}" | tr ',' ' '
+}
+
 # run_with_progress LOG LABEL CMD...: run CMD with its output in LOG and
 # print a line every 30 s so a long step is never silent.
 run_with_progress() {

@@ -13,7 +13,7 @@ if [ "${1:-}" = --selftests ]; then
 	selftests="bare clean fail warn hang"
 	shift
 fi
-kernels=$(echo "${KERNELS:-$(kernel_names)}" | tr ',' ' ')
+kernels=$(selected_kernels)
 for k in $kernels; do
 	kernel_line "$k" >/dev/null
 done

@@ -1,15 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/prepare-kernel.sh NAME
-# Make kernel NAME of the matrix ready (download or build, cached) and print
-# its env file.
+# Usage: ci/prepare-kernel.sh [NAME...]
+# Make each kernel NAME of the matrix ready (download or build, cached) and
+# print its env file, one a line. No NAME: the kernels of $KERNELS (default:
+# all of ci/kernels.list).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2046
-set -- $(kernel_line "$1")
-case $2 in
-deb) exec "$MNCOMPAT_TOP/ci/get-deb-kernel.sh" "$1" ;;
-src) exec "$MNCOMPAT_TOP/ci/build-src-kernel.sh" "$1" ;;
-*) die "$1: unknown kernel kind '$2' in $KERNELS_LIST" ;;
-esac
+[ $# -gt 0 ] || set -- $(selected_kernels)
+for name in "$@"; do
+	line=$(kernel_line "$name") || exit 1
+	# shellcheck disable=SC2086
+	set -- $line
+	case $2 in
+	deb) "$MNCOMPAT_TOP/ci/get-deb-kernel.sh" "$name" ;;
+	src) "$MNCOMPAT_TOP/ci/build-src-kernel.sh" "$name" ;;
+	*) die "$name: unknown kernel kind '$2' in $KERNELS_LIST" ;;
+	esac
+done

@@ -32,10 +32,7 @@ part style "$MNCOMPAT_TOP/ci/check-style.sh"
 part cocci "$MNCOMPAT_TOP/semantic-patches/tests/run.sh"
 part kernel-patches "$MNCOMPAT_TOP/kernel-patches/check-series.sh" \
 	"$("$MNCOMPAT_TOP/ci/unpack-source.sh" 6.1)"
-env_files=""
-for k in $(echo "${KERNELS:-$(kernel_names)}" | tr ',' ' '); do
-	env_files="$env_files $("$MNCOMPAT_TOP/ci/prepare-kernel.sh" "$k")"
-done
+env_files=$("$MNCOMPAT_TOP/ci/prepare-kernel.sh")
 # shellcheck disable=SC2086
 part compat "$MNCOMPAT_TOP/compat/tests/run.sh" $env_files
 # shellcheck disable=SC2086
