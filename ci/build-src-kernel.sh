@@ -37,6 +37,12 @@ key=$(inputs | sha256sum | cut -c1-12)
 dir=$MNCOMPAT_CACHE/kernels/$name-$key
 env_file=$MNCOMPAT_CACHE/kernels/$name.env
 
+# Kernels of one series share most objects (the re-created kernels differ
+# from src-6.1 in a few files): ccache keyed relative to $dir, whose src/
+# and build/ have the same layout in every kernel, serves them all.
+export CCACHE_DIR="$MNCOMPAT_CACHE/ccache" CCACHE_BASEDIR="$dir" \
+	CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=8G
+
 if [ -e "$dir/.done" ]; then
 	log "$name: cached build $dir"
 else
@@ -55,13 +61,13 @@ else
 					die "patch $p does not apply"
 			done
 	fi
-	make -s -C "$dir/src" O="$dir/build" ARCH=x86_64 tinyconfig >/dev/null
+	make -s -C "$dir/src" O="$dir/build" ARCH=x86_64 CC="ccache gcc" tinyconfig >/dev/null
 	frag_files=$(echo "$fragments" | tr ',' '\n' |
 		sed "s|.*|$MNCOMPAT_TOP/ci/config/&.config|")
 	# shellcheck disable=SC2086
 	(cd "$dir/src" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m \
 		-O "$dir/build" "$dir/build/.config" $frag_files) >"$dir/config.log"
-	make -s -C "$dir/src" O="$dir/build" ARCH=x86_64 olddefconfig >/dev/null
+	make -s -C "$dir/src" O="$dir/build" ARCH=x86_64 CC="ccache gcc" olddefconfig >/dev/null
 	# A requested option that Kconfig dropped means a dependency is
 	# missing from the fragments: fail rather than test the wrong kernel.
 	# shellcheck disable=SC2086
@@ -72,8 +78,8 @@ else
 	start=$(date +%s)
 	run_with_progress "$dir/build.log" "$name: make" \
 		make -C "$dir/src" O="$dir/build" ARCH=x86_64 -j"$JOBS" \
-		bzImage modules
-	log "$name: built in $(($(date +%s) - start))s"
+		CC="ccache gcc" bzImage modules
+	log "$name: built in $(($(date +%s) - start))s ($(ccache -s | grep -iE 'hits:' | head -n 1 | tr -s ' '))"
 	touch "$dir/.done"
 fi
 

@@ -7,7 +7,7 @@ set -eu
 
 packages="
 	bc bison flex cpio xz-utils zstd gzip libelf-dev libssl-dev dwarves kmod
-	gcc make binutils libc6-dev
+	gcc make binutils libc6-dev ccache
 	qemu-system-x86 busybox-static
 	linux-source-6.1 linux-source-6.12
 	sparse coccinelle quilt shellcheck python3 dkms

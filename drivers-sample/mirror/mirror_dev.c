@@ -17,6 +17,7 @@
  * invalidation: the coherence tests must then fail.
  */
 #include <linux/atomic.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/highmem.h>
 #include <linux/miscdevice.h>
@@ -24,6 +25,7 @@
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -35,6 +37,7 @@
 
 static atomic_long_t mirror_global_mapped;
 static atomic_long_t mirror_global_releases;
+static atomic_long_t mirror_global_orphaned;
 static atomic_t mirror_global_open;
 
 /*
@@ -255,6 +258,35 @@ static long mirror_read(struct mirror_file *mf, const struct mirror_io *io)
 	return 0;
 }
 
+/* MIRROR_IOC_HOLD, see mirror_uapi.h. */
+static long mirror_hold(struct mirror_file *mf, u32 __user *arg)
+{
+	unsigned long deadline = jiffies + 60 * HZ;
+	unsigned long index, orphaned = 0;
+	struct page *page;
+	u32 hold_ms;
+
+	if (get_user(hold_ms, arg))
+		return -EFAULT;
+	if (current->mm != mf->mm)
+		return -EINVAL;
+	/* msleep() sleeps uninterruptibly: a kill does not end the wait. */
+	while (!fatal_signal_pending(current)) {
+		if (time_after(jiffies, deadline))
+			return -ETIMEDOUT;
+		msleep(20);
+	}
+	msleep(min_t(u32, hold_ms, 10000));
+
+	spin_lock(&mf->lock);
+	xa_for_each(&mf->pt, index, page)
+		if (!page_mapped(page))
+			orphaned++;
+	spin_unlock(&mf->lock);
+	atomic_long_add(orphaned, &mirror_global_orphaned);
+	return orphaned ? -ESTALE : 0;
+}
+
 static long mirror_stats(struct mirror_file *mf, void __user *arg)
 {
 	struct mirror_stats *snapshot;
@@ -270,6 +302,8 @@ static long mirror_stats(struct mirror_file *mf, void __user *arg)
 				 0 : MIRROR_DEVICE_TLB_ONLY;
 	snapshot->global_mapped_pages = atomic_long_read(&mirror_global_mapped);
 	snapshot->global_releases = atomic_long_read(&mirror_global_releases);
+	snapshot->global_orphaned_pages =
+		atomic_long_read(&mirror_global_orphaned);
 	snapshot->global_open_files = atomic_read(&mirror_global_open);
 	if (copy_to_user(arg, snapshot, sizeof(*snapshot)))
 		ret = -EFAULT;
@@ -295,6 +329,8 @@ static long mirror_ioctl(struct file *file, unsigned int cmd,
 		mf->stats.nr_ranges = 0;
 		spin_unlock(&mf->lock);
 		return 0;
+	case MIRROR_IOC_HOLD:
+		return mirror_hold(mf, uarg);
 	case MIRROR_IOC_MAP:
 	case MIRROR_IOC_READ:
 		if (copy_from_user(&io, uarg, sizeof(io)))

@@ -5,6 +5,9 @@
  * sleeps (a mutex) and assumes a page is 4 KiB. Nothing here is ever edited
  * by hand to port it: the build runs semantic-patches/convert.sh on a copy
  * (MIRROR_LEGACY=1), or builds it as is for the re-created pre-4.13 kernels.
+ *
+ * MIRROR_LEGACY_ATOMIC=1 builds the callback as drivers fixed it for 4.11's
+ * page-table-lock context: no mutex, still one 4 KiB page per call.
  */
 #include <linux/mm.h>
 #include <linux/mmu_notifier.h>
@@ -12,16 +15,22 @@
 
 #include "mirror.h"
 
+#ifndef MIRROR_LEGACY_ATOMIC
+#define MIRROR_LEGACY_ATOMIC 0
+#endif
+
 static void mirror_invalidate_page(struct mmu_notifier *mn,
 				   struct mm_struct *mm,
 				   unsigned long address)
 {
 	struct mirror_file *mf = to_mirror(mn);
 
-	mutex_lock(&mf->sleep_lock);
+	if (!MIRROR_LEGACY_ATOMIC)
+		mutex_lock(&mf->sleep_lock);
 	mirror_invalidate(mf, MIRROR_CB_INVALIDATE_PAGE, address,
 			  address + PAGE_SIZE);
-	mutex_unlock(&mf->sleep_lock);
+	if (!MIRROR_LEGACY_ATOMIC)
+		mutex_unlock(&mf->sleep_lock);
 }
 
 static void mirror_release(struct mmu_notifier *mn, struct mm_struct *mm)

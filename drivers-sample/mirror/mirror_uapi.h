@@ -52,6 +52,7 @@ struct mirror_stats {
 	__u64 mapped_pages;
 	__u64 global_mapped_pages;
 	__u64 global_releases;
+	__u64 global_orphaned_pages;	/* see MIRROR_IOC_HOLD */
 	__u32 global_open_files;
 	__u32 nr_ranges;
 	struct mirror_range ranges[MIRROR_RANGE_LOG];
@@ -67,5 +68,14 @@ struct mirror_stats {
  * ENXIO when a page is not mapped in the device (a device fault).
  */
 #define MIRROR_IOC_READ		_IOW(MIRROR_IOC_MAGIC, 4, struct mirror_io)
+/*
+ * Stay in the kernel, unkillable, until a fatal signal (e.g. the OOM
+ * killer's) arrives, then for *arg more milliseconds (at most 10000): the
+ * OOM reaper gets to the mm while its owner cannot exit. Then count the
+ * device's pages that no CPU page table maps any more (an unmap the device
+ * was never told of) into global_orphaned_pages. Fails with ESTALE when
+ * there are any, ETIMEDOUT when no fatal signal came within 60 s.
+ */
+#define MIRROR_IOC_HOLD		_IOW(MIRROR_IOC_MAGIC, 5, __u32)
 
 #endif /* _MIRROR_UAPI_H */

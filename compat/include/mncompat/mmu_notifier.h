@@ -34,7 +34,9 @@
  *
  * Rules where the kernel still has ops->invalidate_page (before 4.13):
  * the compat layer adds an invalidate_page() that delivers
- * [addr, addr + PAGE_SIZE).  Since 4.11 (c7ab0d2fdc84) the kernel calls it
+ * [addr, addr + PAGE_SIZE), or [addr, addr + HPAGE_PMD_SIZE) when addr is
+ * PMD-aligned: the callback does not say how big the page is, and 4.x
+ * called it once for a whole PMD-mapped THP.  Since 4.11 (c7ab0d2fdc84) the kernel calls it
  * under the page-table lock; a compile probe cannot tell 4.11-4.12 from
  * older kernels (same signature), so every kernel with invalidate_page is
  * treated as calling it in atomic context:
@@ -263,6 +265,21 @@ __mncompat_range_start_nofail(const struct mncompat_mmu_notifier_desc *desc,
 /* Assumed to run under the page-table lock: see the rules at the top. */
 #define __MNCOMPAT_INVALIDATE_PAGE_ATOMIC	1
 
+/*
+ * The end of what invalidate_page(address) covers. A PMD-aligned address
+ * may stand for a whole THP: over-invalidating one 4 KiB page in 512 costs
+ * a refault, missing 511 pages of a THP leaves the device stale (B3).
+ */
+static __always_inline unsigned long
+__mncompat_invalidate_page_end(unsigned long address)
+{
+#ifdef CONFIG_TRANSPARENT_HUGEPAGE
+	if (IS_ALIGNED(address, HPAGE_PMD_SIZE))
+		return address + HPAGE_PMD_SIZE;
+#endif
+	return (address & PAGE_MASK) + PAGE_SIZE;
+}
+
 static __always_inline void
 __mncompat_invalidate_page(const struct mncompat_mmu_notifier_desc *desc,
 			   struct mmu_notifier *mn, struct mm_struct *mm,
@@ -270,7 +287,8 @@ __mncompat_invalidate_page(const struct mncompat_mmu_notifier_desc *desc,
 {
 	const struct mmu_notifier_range range =
 		__MNCOMPAT_RANGE(mm, address & PAGE_MASK,
-				 (address & PAGE_MASK) + PAGE_SIZE, false);
+				 __mncompat_invalidate_page_end(address),
+				 false);
 
 	if (!(desc->flags & MNCOMPAT_RANGE_START_MAY_SLEEP))
 		__mncompat_range_start_nofail(desc, mn, &range);

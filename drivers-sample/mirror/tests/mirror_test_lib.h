@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers of the mirror device's in-guest tests: patterns the CPU writes and
+ * the device must read back, device I/O, stats, and the mm knobs the tests
+ * turn. Each test program includes this once.
+ */
+#ifndef _MIRROR_TEST_LIB_H
+#define _MIRROR_TEST_LIB_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "mirror_uapi.h"
+
+#define NR_PAGES	16
+#define THP_SIZE	(2UL << 20)
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT	21
+#endif
+#define MPOL_MF_MOVE	(1 << 1)
+
+enum verdict { COHERENT, STALE, DEVICE_ERROR };
+
+static inline void fill(void *p, size_t len, uint64_t seed)
+{
+	uint64_t *w = p;
+
+	for (size_t i = 0; i < len / sizeof(*w); i++)
+		w[i] = seed ^ ((uintptr_t)&w[i] * 0x9e3779b97f4a7c15ULL);
+}
+
+static inline bool holds(const void *buf, const void *addr, size_t len,
+			 uint64_t seed)
+{
+	const uint64_t *w = buf;
+
+	for (size_t i = 0; i < len / sizeof(*w); i++) {
+		uintptr_t va = (uintptr_t)addr + i * sizeof(*w);
+
+		if (w[i] != (seed ^ (va * 0x9e3779b97f4a7c15ULL)))
+			return false;
+	}
+	return true;
+}
+
+static inline int dev_io(int fd, unsigned long cmd, void *addr, size_t len,
+			 void *buf)
+{
+	struct mirror_io io = {
+		.addr = (uintptr_t)addr, .len = len, .buf = (uintptr_t)buf,
+	};
+
+	return ioctl(fd, cmd, &io) ? -errno : 0;
+}
+
+/*
+ * What the device reads of [addr, addr + len) now: the pattern of seed,
+ * after a device fault where the device dropped the pages, or stale data.
+ */
+static inline enum verdict device_reads(int fd, void *addr, size_t len,
+					uint64_t seed)
+{
+	void *buf = malloc(len);
+	enum verdict v = DEVICE_ERROR;
+	int ret;
+
+	if (!buf)
+		return DEVICE_ERROR;
+	ret = dev_io(fd, MIRROR_IOC_READ, addr, len, buf);
+	if (ret == -ENXIO) {
+		ret = dev_io(fd, MIRROR_IOC_MAP, addr, len, NULL);
+		if (!ret)
+			ret = dev_io(fd, MIRROR_IOC_READ, addr, len, buf);
+	}
+	if (!ret)
+		v = holds(buf, addr, len, seed) ? COHERENT : STALE;
+	else
+		fprintf(stderr, "# device read failed: %s\n", strerror(-ret));
+	free(buf);
+	return v;
+}
+
+static inline struct mirror_stats stats(int fd)
+{
+	struct mirror_stats st;
+
+	memset(&st, 0, sizeof(st));
+	if (ioctl(fd, MIRROR_IOC_STATS, &st))
+		fprintf(stderr, "# STATS failed: %s\n", strerror(errno));
+	return st;
+}
+
+static inline char *map_anon(size_t len)
+{
+	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static inline void write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, val, strlen(val)) < 0)
+			fprintf(stderr, "# %s: %s\n", path, strerror(errno));
+		close(fd);
+	}
+}
+
+static inline long read_long(const char *path)
+{
+	char buf[64] = "";
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? strtol(buf, NULL, 10) : -1;
+}
+
+/* AnonHugePages of the mapping that holds addr, from /proc/self/smaps. */
+static inline long anon_huge_kb(const void *addr)
+{
+	unsigned long start, end;
+	char line[256];
+	bool inside = false;
+	long kb = -1;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &start, &end) == 2)
+			inside = start <= (uintptr_t)addr && (uintptr_t)addr < end;
+		else if (inside && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return kb;
+}
+
+static inline bool swap_on(void)
+{
+	char line[256];
+	bool on = false;
+	FILE *f;
+
+	if (access("/sys/block/zram0/disksize", W_OK) == 0 &&
+	    read_long("/sys/block/zram0/disksize") == 0) {
+		write_file("/sys/block/zram0/disksize", "64M");
+		if (system("mkswap /dev/zram0 >/dev/null && swapon /dev/zram0"))
+			return false;
+	}
+	f = fopen("/proc/swaps", "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		on |= line[0] == '/';
+	fclose(f);
+	return on;
+}
+
+/* The NUMA node that holds the page at addr, or -1. */
+static inline int page_node(void *addr)
+{
+	int status = -1;
+
+	if (syscall(SYS_move_pages, 0, 1, &addr, NULL, &status, 0))
+		return -1;
+	return status;
+}
+
+/* Whether the guest has a second NUMA node to migrate to. */
+static inline bool two_nodes(void)
+{
+	return access("/sys/devices/system/node/node1", F_OK) == 0;
+}
+
+/*
+ * Move the pages at addrs[0..n) to node and fill status: the number of
+ * pages the kernel could not move, or -errno.
+ */
+static inline long move_to_node(void **addrs, int n, int node, int *status)
+{
+	int nodes[n];
+	long ret;
+
+	for (int i = 0; i < n; i++)
+		nodes[i] = node;
+	ret = syscall(SYS_move_pages, 0, n, addrs, nodes, status,
+		      MPOL_MF_MOVE);
+	return ret < 0 ? -errno : ret;
+}
+
+#endif /* _MIRROR_TEST_LIB_H */

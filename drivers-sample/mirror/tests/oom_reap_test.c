@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * B4: the OOM reaper and a device that mirrors the victim's memory.
+ *
+ * The reaper unmaps an OOM victim's memory while the victim is still on
+ * its way out. Until 4.14 it did so without MMU notifiers, so a device
+ * went on holding pages the process no longer mapped; Hocko's fix (seed
+ * 001) made it skip mms with notifiers, and later kernels reap with
+ * non-blocking invalidate_range_start(). The victim here maps pages into
+ * the device and then waits in MIRROR_IOC_HOLD, unkillable for a while,
+ * so the reaper (2 s after the kill on 6.1) gets to its mm first; the
+ * device then counts its pages that no CPU page table maps any more.
+ */
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "mirror_test_lib.h"
+
+static void victim(int ready)
+{
+	size_t len = NR_PAGES * sysconf(_SC_PAGESIZE);
+	int fd = open("/dev/" MIRROR_DEVICE_NAME, O_RDWR);
+	uint32_t hold_ms = 5000;
+	char *p = map_anon(len);
+
+	write_file("/proc/self/oom_score_adj", "1000");
+	if (fd < 0 || !p)
+		_exit(2);
+	fill(p, len, 7);
+	if (dev_io(fd, MIRROR_IOC_MAP, p, len, NULL))
+		_exit(3);
+	if (write(ready, "r", 1) != 1)
+		_exit(4);
+	ioctl(fd, MIRROR_IOC_HOLD, &hold_ms);
+	_exit(5);	/* only without a kill */
+}
+
+static void eat_memory(void)
+{
+	write_file("/proc/self/oom_score_adj", "0");
+	for (;;) {
+		char *p = mmap(NULL, 32 << 20, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+			       -1, 0);
+
+		if (p == MAP_FAILED)
+			usleep(1000);
+	}
+}
+
+FIXTURE(oom)
+{
+	int fd;
+};
+
+FIXTURE_SETUP(oom)
+{
+	write_file("/proc/self/oom_score_adj", "-1000");
+	self->fd = open("/dev/" MIRROR_DEVICE_NAME, O_RDWR);
+	ASSERT_GE(self->fd, 0);
+}
+
+FIXTURE_TEARDOWN(oom)
+{
+	close(self->fd);
+}
+
+TEST_F_TIMEOUT(oom, reaper_tells_the_device, 240)
+{
+	struct mirror_stats before = stats(self->fd), after;
+	int ready[2], status;
+	pid_t victim_pid, eater_pid;
+	char c;
+
+	ASSERT_EQ(pipe(ready), 0);
+	victim_pid = fork();
+	if (!victim_pid) {
+		close(ready[0]);
+		victim(ready[1]);
+	}
+	ASSERT_GT(victim_pid, 0);
+	close(ready[1]);
+	ASSERT_EQ(read(ready[0], &c, 1), 1);
+	eater_pid = fork();
+	if (!eater_pid)
+		eat_memory();
+	ASSERT_GT(eater_pid, 0);
+
+	ASSERT_EQ(waitpid(victim_pid, &status, 0), victim_pid);
+	kill(eater_pid, SIGKILL);
+	waitpid(eater_pid, NULL, 0);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	after = stats(self->fd);
+	printf("# device pages the victim no longer mapped: %llu\n",
+	       after.global_orphaned_pages - before.global_orphaned_pages);
+	EXPECT_EQ(after.global_orphaned_pages, before.global_orphaned_pages);
+	EXPECT_EQ(after.global_open_files, before.global_open_files);
+}
+
+TEST_HARNESS_MAIN
