@@ -11,6 +11,7 @@ packages="
 	qemu-system-x86 busybox-static
 	linux-source-6.1 linux-source-6.12
 	sparse coccinelle quilt shellcheck python3 dkms
+	chromium
 "
 
 if [ "$(id -u)" != 0 ]; then

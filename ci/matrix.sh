@@ -66,4 +66,8 @@ for k in $kernels; do
 		tr '\n' ' ')"
 done
 echo
-python3 "$MNCOMPAT_TOP/ci/report.py" "$MNCOMPAT_TOP/ci/expectations" "$results"
+rc=0
+python3 "$MNCOMPAT_TOP/ci/report.py" "$MNCOMPAT_TOP/ci/expectations" "$results" || rc=$?
+# junit.xml, matrix.html, per-kernel console.log and ktap.tap (README: Reports)
+"$MNCOMPAT_TOP/ci/write-reports.sh" "$results"
+exit "$rc"

@@ -62,6 +62,7 @@ stage_kernel_module() {
 	done
 }
 
+build_start=$(date +%s%N)
 while read -r directive arg; do
 	case $directive in
 	'' | '#'*) continue ;;
@@ -104,6 +105,9 @@ while read -r directive arg; do
 	*) die "$suite_file: unknown directive '$directive'" ;;
 	esac
 done <"$suite_file"
+# Seconds the module and guest test builds took (matrix.html shows them).
+awk -v ns=$(($(date +%s%N) - build_start)) 'BEGIN { printf "%.3f\n", ns / 1e9 }' \
+	>"$rundir/build-seconds"
 
 results=$rundir/results.tsv
 if [ -n "$build_failed" ]; then

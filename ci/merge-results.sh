@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Usage: ci/merge-results.sh OUT RESULTS_DIR...
+# Combine the results dirs of per-kernel matrix runs (one CI job per
+# kernel, each with KERNELS=<one>) into OUT: copy every kernel folder, then
+# print the text matrix (ci/report.py) and regenerate junit.xml,
+# matrix.html, console.log and ktap.tap (ci/write-reports.sh) over all of
+# them. OUT must not exist; it appears whole or not at all. A kernel found
+# in two inputs is an error. Exits like ci/report.py: 1 on any unexpected
+# result.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+[ $# -ge 2 ] || die "usage: merge-results.sh OUT RESULTS_DIR..."
+out=$1
+shift
+[ ! -e "$out" ] || die "$out exists; merge into a new directory"
+tmp=$out.tmp$$
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp"
+
+for dir in "$@"; do
+	[ -d "$dir" ] || die "no results directory $dir"
+	found=""
+	for kdir in "$dir"/*; do
+		[ -d "$kdir" ] || continue
+		ls "$kdir"/*/results.tsv >/dev/null 2>&1 || continue
+		kernel=$(basename "$kdir")
+		[ ! -e "$tmp/$kernel" ] || die "kernel $kernel is in two inputs ($dir)"
+		cp -R "$kdir" "$tmp/$kernel"
+		found="$found $kernel"
+	done
+	[ -n "$found" ] || die "$dir has no kernel folder with results.tsv"
+	log "merge: $dir:$found"
+done
+
+rc=0
+python3 "$MNCOMPAT_TOP/ci/report.py" \
+	"${EXPECTATIONS:-$MNCOMPAT_TOP/ci/expectations}" "$tmp" || rc=$?
+"$MNCOMPAT_TOP/ci/write-reports.sh" "$tmp"
+mv "$tmp" "$out"
+trap - EXIT
+exit "$rc"

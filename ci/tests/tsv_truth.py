@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+"""What the report files must say, read straight from results.tsv.
+
+The checks in ci/tests/ compare each report file with these rows: one place
+for "what the results are", kept apart from the writers (ci/write_*.py).
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                ".."))
+import report  # noqa: E402  (ci/report.py: expectations, results.tsv)
+
+
+def rows(expectations, results_dir):
+    """(kernel, suite, test, result, want) per results.tsv row."""
+    rules = report.load_expectations(expectations)
+    found = report.load_results(results_dir)
+    if not found:
+        sys.exit(f"error: no results.tsv rows under {results_dir}")
+    return [(k, s, t, r, report.expected(rules, k, t))
+            for k, s, t, r, _detail in found]
+
+
+def label(result, want):
+    """The text matrix's cell text (see ci/report.py)."""
+    if result != want:
+        return result + "!"
+    return result if want == "pass" else "x" + result
+
+
+def first_seen(values):
+    return list(dict.fromkeys(values))
+
+
+def finish(problems, what):
+    """Print the verdict of one check; exit 1 on any problem."""
+    for p in problems[:20]:
+        print(f"# {what}: {p}")
+    if len(problems) > 20:
+        print(f"# {what}: ... {len(problems) - 20} more")
+    sys.exit(1 if problems else 0)

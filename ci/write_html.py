@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Write RESULTS_DIR/matrix.html: the matrix as one self-contained page.
+
+Usage: ci/write_html.py EXPECTATIONS RESULTS_DIR
+
+Tables: tests x kernels (cell text = the text matrix's label, colour by
+class: pass, xfail (expected non-pass, seen), skip, unexpected, none);
+per suite and kernel the build and boot seconds and guest status; the
+compat macros each kernel got. Links go to RESULTS_DIR/<kernel>/console.log,
+ktap.tap and each suite's console.log (relative, so the folder can move).
+Inline CSS, no scripts.
+"""
+import html
+import os
+import sys
+from urllib.parse import quote
+
+import results_cells
+
+CSS = """
+body { font-family: sans-serif; margin: 1em; }
+table { border-collapse: collapse; margin-bottom: 1.5em; }
+th, td { border: 1px solid #999; padding: 2px 6px; text-align: left; }
+th { background: #eee; }
+td.pass { background: #b7e1b0; }
+td.xfail { background: #cfd8f0; }
+td.skip { background: #f3e7a6; }
+td.unexpected { background: #f08a80; font-weight: bold; }
+td.none { background: #fff; color: #999; }
+.legend span { padding: 2px 6px; margin-right: 4px; border: 1px solid #999; }
+"""
+
+
+def cell_class(cell):
+    if cell is None:
+        return "none"
+    if cell.unexpected:
+        return "unexpected"
+    if cell.result == "pass":
+        return "pass"
+    if cell.result == "skip":
+        return "skip"
+    return "xfail"
+
+
+def esc(text):
+    return html.escape(str(text), quote=True)
+
+
+def link(path, text):
+    return f'<a href="{esc(quote(path))}">{esc(text)}</a>'
+
+
+def seconds(results_dir, kernel, suite, name):
+    text = results_cells.read_text(
+        os.path.join(results_dir, kernel, suite, name)).strip()
+    return f"{text} s" if text else "-"
+
+
+def matrix_table(cells, kernels, tests):
+    by_key = {(c.test, c.kernel): c for c in cells}
+    out = ['<table id="matrix">', "<tr><th>test</th>"]
+    for k in kernels:
+        out.append(f'<th data-kernel="{esc(k)}">{esc(k)}<br>'
+                   f'{link(k + "/console.log", "console")} '
+                   f'{link(k + "/ktap.tap", "ktap")}</th>')
+    out.append("</tr>")
+    for t in tests:
+        out.append(f'<tr data-test="{esc(t)}"><th>{esc(t)}</th>')
+        for k in kernels:
+            c = by_key.get((t, k))
+            title = ""
+            if c is not None:
+                why = f"{c.result}, expected {c.want}" + \
+                    (f": {c.detail}" if c.detail else "")
+                title = f' title="{esc(why)}"'
+            out.append(f'<td class="{cell_class(c)}" data-kernel="{esc(k)}"'
+                       f'{title}>{esc("-" if c is None else c.label)}</td>')
+        out.append("</tr>")
+    out.append("</table>")
+    return out
+
+
+def steps_table(results_dir, cells, kernels):
+    suites = results_cells.ordered(c.suite for c in cells)
+    ran = {(c.suite, c.kernel) for c in cells}
+    out = ['<table id="steps">', "<tr><th>suite</th>"]
+    out += [f"<th>{esc(k)}</th>" for k in kernels]
+    out.append("</tr>")
+    for s in suites:
+        out.append(f'<tr data-suite="{esc(s)}"><th>{esc(s)}</th>')
+        for k in kernels:
+            if (s, k) not in ran:
+                out.append('<td class="none">-</td>')
+                continue
+            status = results_cells.read_text(
+                os.path.join(results_dir, k, s, "status")).strip() or \
+                "no boot"
+            console = f"{k}/{s}/console.log"
+            out.append(
+                f"<td>build {esc(seconds(results_dir, k, s, 'build-seconds'))}"
+                f", boot {esc(seconds(results_dir, k, s, 'boot-seconds'))}"
+                f", {esc(status)} " +
+                (link(console, "console") if os.path.isfile(
+                    os.path.join(results_dir, console)) else "no console") +
+                "</td>")
+        out.append("</tr>")
+    out.append("</table>")
+    return out
+
+
+def compat_list(results_dir, kernels):
+    out = ['<ul id="compat">']
+    for k in kernels:
+        macros = results_cells.compat_macros(results_dir, k)
+        out.append(f'<li data-kernel="{esc(k)}"><b>{esc(k)}</b>: '
+                   f'{esc(" ".join(macros) or "(none found)")}</li>')
+    out.append("</ul>")
+    return out
+
+
+def page(results_dir, cells):
+    kernels = results_cells.ordered(c.kernel for c in cells)
+    tests = results_cells.ordered(c.test for c in cells)
+    bad = sum(c.unexpected for c in cells)
+    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+           "<title>mncompat matrix</title>", f"<style>{CSS}</style>",
+           "</head><body>", "<h1>mncompat matrix</h1>",
+           f'<p id="summary">matrix: {len(cells) - bad} passed, {bad} failed'
+           "</p>",
+           '<p class="legend"><span style="background:#b7e1b0">pass</span>'
+           '<span style="background:#cfd8f0">xfail, xsplat, xtimeout: '
+           'expected non-pass, seen</span><span style="background:#f3e7a6">skip</span>'
+           '<span style="background:#f08a80">unexpected (!)</span></p>',
+           "<h2>Tests</h2>"]
+    out += matrix_table(cells, kernels, tests)
+    out.append("<h2>Suites: build and boot seconds, guest status</h2>")
+    out += steps_table(results_dir, cells, kernels)
+    out.append("<h2>Compat macros detected (MNCOMPAT_HAVE_*)</h2>")
+    out += compat_list(results_dir, kernels)
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: write_html.py EXPECTATIONS RESULTS_DIR")
+    expectations, results_dir = sys.argv[1:]
+    cells = results_cells.load_cells(expectations, results_dir)
+    results_cells.write_atomic(os.path.join(results_dir, "matrix.html"),
+                               page(results_dir, cells))
+
+
+if __name__ == "__main__":
+    main()
