@@ -39,6 +39,7 @@ part compat "$MNCOMPAT_TOP/compat/tests/run.sh" $env_files
 part dkms "$MNCOMPAT_TOP/ci/check-dkms.sh" $env_files
 # shellcheck disable=SC2046
 part matrix "$MNCOMPAT_TOP/ci/matrix.sh" --selftests $(ls drivers-sample/*/*.suite)
+part driver-matrix "$MNCOMPAT_TOP/ci/tests/check-driver-matrix.sh"
 
 echo
 cat "$summary"
