@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # mncompat front door. KERNELS=deb-6.1,src-6.12 limits the kernels;
 # MNCOMPAT_CACHE (default /var/cache/mncompat) is where kernels live.
+# make matrix DRIVER=dir [TESTS=file-or-dir]: your own driver instead of
+# the samples (ci/driver-matrix.sh).
 
 SUITES := $(wildcard drivers-sample/*/*.suite)
 export KERNELS MNCOMPAT_CACHE MNCOMPAT_OUT
@@ -16,7 +18,11 @@ kernels: setup
 	ci/prepare-kernel.sh
 
 matrix: setup
+ifdef DRIVER
+	ci/driver-matrix.sh $(DRIVER) $(TESTS)
+else
 	ci/matrix.sh $(SUITES)
+endif
 
 test:
 	ci/test.sh

@@ -4,7 +4,8 @@
 # Build a suite's modules against KERNEL and its guest tests, boot KERNEL
 # with them and write RESULTS_DIR/results.tsv.
 #
-# A suite file has one directive per line (paths relative to the repo top):
+# A suite file has one directive per line (paths relative to the repo top,
+# or absolute):
 #   module DIR [MAKEVAR=VALUE...]
 #                     build DIR against the kernel, insmod it, rmmod at end
 #   converted-module DIR [MAKEVAR=VALUE...]
@@ -13,6 +14,8 @@
 #   kmod NAME         load the kernel's own module NAME (with its
 #                     dependencies) where the kernel has it as a module
 #   test FILE.c       build a static guest test, run it (prints KTAP)
+#   exec FILE         run FILE in the guest as it is (a static binary or a
+#                     busybox sh script; prints KTAP)
 #   timeout SECONDS   kill the guest after this long (default 300)
 #   kernels NAME...   run on these kernels only (default: every kernel)
 set -eu
@@ -44,6 +47,14 @@ mkdir -p "$staging/modules" "$staging/tests"
 : >"$staging/plan"
 timeout_s=300 modules="" build_failed=""
 
+# top_path PATH: PATH as is when absolute, else relative to the repo top.
+top_path() {
+	case $1 in
+	/*) echo "$1" ;;
+	*) echo "$MNCOMPAT_TOP/$1" ;;
+	esac
+}
+
 # stage_kernel_module NAME: copy NAME and what it depends on from the
 # kernel's module tree (modules.dep), dependencies first, and plan insmod.
 stage_kernel_module() {
@@ -69,7 +80,7 @@ while read -r directive arg; do
 	module | converted-module)
 		# shellcheck disable=SC2086
 		set -- $arg
-		dir=$MNCOMPAT_TOP/$1
+		dir=$(top_path "$1")
 		shift
 		name=$(basename "$dir")
 		if [ "$directive" = converted-module ]; then
@@ -96,8 +107,15 @@ while read -r directive arg; do
 		;;
 	test)
 		name=$(basename "$arg" .c)
-		"$MNCOMPAT_TOP/ci/build-guest-test.sh" "$MNCOMPAT_TOP/$arg" \
+		"$MNCOMPAT_TOP/ci/build-guest-test.sh" "$(top_path "$arg")" \
 			"$staging/tests/$name"
+		echo "step $name /tests/$name" >>"$staging/plan"
+		;;
+	exec)
+		name=$(basename "$arg")
+		name=${name%.*}
+		cp "$(top_path "$arg")" "$staging/tests/$name"
+		chmod 755 "$staging/tests/$name"
 		echo "step $name /tests/$name" >>"$staging/plan"
 		;;
 	timeout) timeout_s=$arg ;;

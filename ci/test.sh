@@ -40,6 +40,7 @@ part dkms "$MNCOMPAT_TOP/ci/check-dkms.sh" $env_files
 # shellcheck disable=SC2046
 part matrix "$MNCOMPAT_TOP/ci/matrix.sh" --selftests $(ls drivers-sample/*/*.suite)
 part reports "$MNCOMPAT_TOP/ci/tests/check-reports.sh" "$out/results"
+part driver-matrix "$MNCOMPAT_TOP/ci/tests/check-driver-matrix.sh"
 
 echo
 cat "$summary"

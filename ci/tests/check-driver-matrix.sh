@@ -1,0 +1,159 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Usage: ci/tests/check-driver-matrix.sh
+# Tests of ci/driver-matrix.sh on deb-6.1 and deb-6.12: bad input (missing
+# directory, no Kbuild, missing tests, unknown kernel) fails with a clear
+# message and writes nothing; a driver that does not compile on one kernel
+# and a guest test that hangs on one kernel give a complete report (every
+# kernel has a row) judged against ci/tests/fixtures/expectations; the
+# shadow sample goes green. Output: "ok N - ...", then
+# "driver-matrix: N passed, M failed".
+set -eu
+. "$(dirname "$0")/../lib.sh"
+# lib.sh takes the repo top to be the parent of this script's directory.
+MNCOMPAT_TOP=$(cd "$(dirname "$0")/../.." && pwd)
+
+KERNELS=deb-6.1,deb-6.12
+export KERNELS
+fixtures=$MNCOMPAT_TOP/ci/tests/fixtures
+dm=$MNCOMPAT_TOP/ci/driver-matrix.sh
+base=${MNCOMPAT_OUT:-$MNCOMPAT_TOP/out}/driver-matrix-tests
+rm -rf "$base"
+mkdir -p "$base"
+base=$(cd "$base" && pwd)
+n=0 passed=0 failed=0
+
+result() {
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		passed=$((passed + 1))
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2"
+		[ -z "${3:-}" ] || sed 's/^/# /' "$3"
+	fi
+}
+
+# run CASE ARGS...: ci/driver-matrix.sh ARGS with MNCOMPAT_OUT=$base/CASE,
+# output in $base/CASE.log, exit status in $rc.
+run() {
+	c=$1
+	shift
+	rc=0
+	MNCOMPAT_OUT=$base/$c "$dm" "$@" >"$base/$c.log" 2>&1 || rc=$?
+}
+
+# bad CASE MESSAGE ARGS...: must fail, say MESSAGE, write nothing.
+bad() {
+	c=$1 msg=$2
+	shift 2
+	run "$c" "$@"
+	if [ "$rc" -ne 0 ] && grep -q "error: .*$msg" "$base/$c.log" &&
+		[ ! -e "$base/$c" ]; then
+		result ok "$c: exit $rc, '$(grep -m1 error: "$base/$c.log")', nothing written"
+	else
+		result fail "$c: exit $rc, want an error with '$msg' and no $base/$c" \
+			"$base/$c.log"
+	fi
+}
+
+# exit_is CASE RC: the run of CASE exited with RC.
+exit_is() {
+	if [ "$rc" -eq "$2" ]; then
+		result ok "$1: exit $rc"
+	else
+		result fail "$1: exit $rc, want $2" "$base/$1.log"
+	fi
+}
+
+# judge CASE: every kernel has rows, judged by the fixture expectations.
+judge() {
+	c=$1
+	for k in $(selected_kernels); do
+		if [ -s "$base/$c/results/$k/$c/results.tsv" ]; then
+			result ok "$c: $k has a row"
+		else
+			result fail "$c: $k has no row" "$base/$c.log"
+		fi
+	done
+	if python3 "$MNCOMPAT_TOP/ci/report.py" "$fixtures/expectations" \
+		"$base/$c/results" >"$base/$c.judged" 2>&1; then
+		result ok "$c: as expected by ci/tests/fixtures/expectations"
+	else
+		result fail "$c: unexpected results" "$base/$c.judged"
+	fi
+}
+
+# has CASE TEXT WHAT: the log of CASE has a line with TEXT.
+has() {
+	if grep -q -- "$2" "$base/$1.log"; then
+		result ok "$1: $3: $(grep -m1 -- "$2" "$base/$1.log" | sed 's/^ *//')"
+	else
+		result fail "$1: $3: no '$2' in the log" "$base/$1.log"
+	fi
+}
+
+start=$(date +%s)
+bad missing "no driver directory" "$base/does-not-exist"
+bad no-kbuild "has no Kbuild or Makefile" "$fixtures/no-kbuild"
+bad no-tests "no tests" "$fixtures/plain" "$base/no-such-tests"
+bad bad-timeout "want seconds" --timeout soon "$fixtures/plain"
+KERNELS=deb-6.1,no-such-kernel bad bad-kernel "is not in" "$fixtures/plain"
+
+# Builds on 6.1 only: 6.12 shows the compiler's first error, 6.1 still runs.
+run only61 "$fixtures/only61"
+exit_is only61 1
+has only61 "deb-6.12: build failed: .*error: #error" "6.12 build failed"
+has only61 "deb-6.1: [0-9]* pass, 0 not pass" "6.1 ran"
+judge only61
+
+# A guest test that hangs on 6.12 only: a timeout there, 6.1 passes.
+run plain --timeout 30 "$fixtures/plain" "$fixtures/hang-tests"
+exit_is plain 1
+has plain "deb-6.12: timeout after 30s in plain/hang_612" "6.12 timed out"
+has plain "deb-6.1: [0-9]* pass, 0 not pass" "6.1 ran"
+judge plain
+
+# The second legacy sample, converted at build time: green.
+shadow=$MNCOMPAT_TOP/drivers-sample/shadow
+sum_tree() {
+	(cd "$1" && find . -type f | sort | xargs cat | md5sum)
+}
+before=$(sum_tree "$shadow")
+run shadow "$shadow" "$shadow/tests"
+exit_is shadow 0
+has shadow "deb-6.1: [0-9]* pass, 0 not pass" "6.1"
+has shadow "deb-6.12: [0-9]* pass, 0 not pass" "6.12"
+has shadow "^shadow/shadow_tests/shadow.track.migrate_to_other_node *pass *pass" \
+	"coherence tests ran"
+report=$base/shadow/driver/shadow/convert.report
+if grep -q '\[4.13\] converted: shadow_invalidate_page' "$report" &&
+	grep -q '\[4.13\] review: shadow_invalidate_page is used elsewhere' \
+		"$report" &&
+	grep -q '^+.*invalidate_range_start' \
+		"$base/shadow/driver/shadow/convert.patch"; then
+	result ok "shadow: convert.report lists the conversion and the review item, convert.patch has it"
+else
+	result fail "shadow: convert.report or convert.patch incomplete" "$report"
+fi
+if [ "$before" = "$(sum_tree "$shadow")" ]; then
+	result ok "shadow: the driver's tree is unchanged"
+else
+	result fail "shadow: the driver's tree changed"
+fi
+
+# Bad input after a good run: the previous results and build area stay.
+before=$(sum_tree "$base/shadow")
+rc=0
+MNCOMPAT_OUT=$base/shadow "$dm" "$shadow" "$base/no-such-tests" \
+	>"$base/rerun.log" 2>&1 || rc=$?
+if [ "$rc" -ne 0 ] && [ "$before" = "$(sum_tree "$base/shadow")" ]; then
+	result ok "shadow: bad input after a run leaves its output as it was"
+else
+	result fail "shadow: exit $rc, output changed" "$base/rerun.log"
+fi
+
+echo "driver-matrix wall time: $(($(date +%s) - start))s"
+echo "driver-matrix: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
