@@ -17,6 +17,7 @@
 #   exec FILE         run FILE in the guest as it is (a static binary or a
 #                     busybox sh script; prints KTAP)
 #   timeout SECONDS   kill the guest after this long (default 300)
+#   append ARGS       add ARGS to the guest kernel's command line
 #   kernels NAME...   run on these kernels only (default: every kernel)
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -119,6 +120,7 @@ while read -r directive arg; do
 		echo "step $name /tests/$name" >>"$staging/plan"
 		;;
 	timeout) timeout_s=$arg ;;
+	append) BOOT_APPEND="${BOOT_APPEND:-} $arg" ;;
 	kernels) ;;
 	*) die "$suite_file: unknown directive '$directive'" ;;
 	esac
@@ -143,6 +145,7 @@ done
 "$MNCOMPAT_TOP/ci/mkinitramfs.sh" "$staging" "$rundir/initramfs.cpio.gz"
 cp "$staging/plan" "$rundir/plan"
 log "$kernel/$suite: booting (timeout ${timeout_s}s)"
-"$MNCOMPAT_TOP/ci/boot.sh" "$env_file" "$rundir/initramfs.cpio.gz" "$rundir" "$timeout_s"
+BOOT_APPEND=${BOOT_APPEND:-} "$MNCOMPAT_TOP/ci/boot.sh" "$env_file" \
+	"$rundir/initramfs.cpio.gz" "$rundir" "$timeout_s"
 python3 "$MNCOMPAT_TOP/ci/parse_run.py" "$kernel" "$suite" "$rundir"
 log "$kernel/$suite: $(cat "$rundir/status") in $(cat "$rundir/boot-seconds")s"
