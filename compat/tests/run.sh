@@ -8,7 +8,8 @@
 # test module in four driver variants with W=1 -Werror, the no-trampoline
 # check on native kernels and the forced-off builds.  Then the same on fake
 # old-generation KDIRs (make-fake-kdir.sh) made from the first Debian 6.1
-# headers tree given (or MNCOMPAT_FAKE_BASE), then sparse, checkpatch
+# headers tree given (or MNCOMPAT_FAKE_BASE, or else the deb-6.1 kernel of
+# ci/prepare-kernel.sh, fetched if needed), then sparse, checkpatch
 # and the shell linter.  Prints one "ok"/"not ok" line per check and ends with
 # "N passed, M failed"; exits non-zero if anything failed.
 #
@@ -254,6 +255,26 @@ for arg in "$@"; do
 	test_kernel "$name" "$kdir" yes
 done
 
+# No Debian 6.1 headers tree among the arguments: ask the ci for it (it is
+# cached after the first download; its KDIR is only used for fake KDIRs).
+# deb-6.1 is a row of ci/kernels.list: fall back to that list if
+# KERNELS_LIST names another one without it.
+if [ -z "$fake_base" ]; then
+	top=$(cd "$compat/.." && pwd)
+	deb61=
+	if [ -x "$top/ci/prepare-kernel.sh" ]; then
+		deb61=$("$top/ci/prepare-kernel.sh" deb-6.1 2>/dev/null) ||
+			deb61=$(KERNELS_LIST=$top/ci/kernels.list \
+				"$top/ci/prepare-kernel.sh" deb-6.1 2>/dev/null) ||
+			deb61=
+	fi
+	if [ -n "$deb61" ] && [ -r "$deb61" ]; then
+		# shellcheck disable=SC1090 # ci env file, shell syntax
+		fake_base=$(KDIR= && . "$deb61" && echo "$KDIR")
+		note "fake old generations from deb-6.1 ($deb61): $fake_base"
+	fi
+fi
+
 # Fake old generations: every branch of the header gets compiled.
 if [ -n "$fake_base" ]; then
 	for gen in recreated-4.12 4.19 4.12 5.0 3.16; do
@@ -298,7 +319,7 @@ if [ -n "$fake_base" ]; then
 		rm -rf "$work/fake/unknown"
 	fi
 else
-	not_ok "no Debian 6.1 headers tree given: fake old generations not tested"
+	not_ok "no Debian 6.1 headers tree given or from ci/prepare-kernel.sh deb-6.1: fake old generations not tested"
 fi
 
 # Sparse on the first kernel given.
