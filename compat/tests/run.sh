@@ -6,7 +6,9 @@
 # Host-side tests of compat/: for every kernel given (a ci env file that
 # sets KDIR, or a KDIR), run the probe pass, a negative-control probe, the
 # test module in four driver variants with W=1 -Werror, the no-trampoline
-# check on native kernels and the forced-off builds.  Then the same on fake
+# check on native kernels, the forced-off builds and the
+# mmu_interval_notifier compile test (tests/interval: the kernel's API, or
+# the emulation, also forced on where the kernel has one).  Then the same on fake
 # old-generation KDIRs (make-fake-kdir.sh) made from the first Debian 6.1
 # headers tree given (or MNCOMPAT_FAKE_BASE, or else the deb-6.1 kernel of
 # ci/prepare-kernel.sh, fetched if needed), then sparse, checkpatch
@@ -150,6 +152,36 @@ $nc_field mirror_invalidate_secondary_tlbs"
 	fi
 }
 
+# interval_check NAME KDIR CONFIG_DIR BUILD_DIR: tests/interval builds
+# (W=1 -Werror) through <mncompat/mmu_interval_notifier.h> and uses the
+# kernel's mmu_interval_notifier where the config has it, else only the
+# classic notifier calls of the emulation.
+interval_check() {
+	ic_name=$1 ic_kdir=$2 ic_cfg=$3 ic_build=$4
+	if ! MNCOMPAT_TEST_MODULE=$tests/interval "$tests/build-module.sh" \
+		"$ic_kdir" "$ic_cfg" "$ic_build" ""; then
+		not_ok "$ic_name: mmu_interval_notifier test module fails to build (log: $ic_build/build.log)"
+		grep -m 5 -E 'error|warning' "$ic_build/build.log" | sed 's/^/# /'
+		return
+	fi
+	ic_undef=$(nm -u "$ic_build/interval.o" | awk '{ print $2 }' |
+		grep mmu_ | sort | tr '\n' ' ')
+	note "$ic_name: interval.o calls: $ic_undef"
+	if has "$ic_cfg" MMU_INTERVAL_NOTIFIER; then
+		case $ic_undef in
+		*" mmu_interval_notifier_insert "* | "mmu_interval_notifier_insert "*)
+			ok "$ic_name: mmu_interval_notifier: the kernel's own" ;;
+		*) not_ok "$ic_name: mmu_interval_notifier: the kernel's is not used" ;;
+		esac
+	elif echo "$ic_undef" | grep -q 'mmu_interval'; then
+		not_ok "$ic_name: mmu_interval_notifier emulation calls the kernel's"
+	elif echo " $ic_undef" | grep -q ' mmu_notifier_register '; then
+		ok "$ic_name: mmu_interval_notifier emulated on classic notifiers"
+	else
+		not_ok "$ic_name: mmu_interval_notifier emulation registers no notifier"
+	fi
+}
+
 # test_kernel NAME KDIR REAL: every per-kernel check.
 test_kernel() {
 	tk_name=$1 tk_kdir=$2 tk_real=$3
@@ -215,6 +247,16 @@ test_kernel() {
 			;;
 		esac
 	done
+
+	# mmu_interval_notifier: the kernel's, the emulation where it has
+	# none, and the emulation forced on a kernel that has one.
+	interval_check "$tk_name" "$tk_kdir" "$tk_cfg" "$work/$tk_name/interval"
+	if has "$tk_cfg" MMU_INTERVAL_NOTIFIER; then
+		tk_off=$work/$tk_name/off-MMU_INTERVAL_NOTIFIER
+		force_off "$tk_cfg" MMU_INTERVAL_NOTIFIER "$tk_off"
+		interval_check "${tk_name}[-MMU_INTERVAL_NOTIFIER]" "$tk_kdir" \
+			"$tk_off" "$tk_off/interval"
+	fi
 }
 
 timings=
@@ -355,7 +397,8 @@ if [ -z "$checkpatch" ]; then
 fi
 if [ -n "$checkpatch" ]; then
 	for f in "$compat"/include/mncompat/*.h "$compat"/probes/*.c \
-		"$compat"/tests/module/*.c "$compat"/tests/negative/*.c; do
+		"$compat"/tests/module/*.c "$compat"/tests/interval/*.c \
+		"$compat"/tests/negative/*.c; do
 		rel=${f#"$compat"/}
 		if out=$(perl "$checkpatch" --no-tree -f --terse --show-types \
 			"$f" 2>&1); then
