@@ -15,6 +15,11 @@
 #   test FILE.c       build a static guest test, run it (prints KTAP)
 #   timeout SECONDS   kill the guest after this long (default 300)
 #   kernels NAME...   run on these kernels only (default: every kernel)
+#   qemu ARGS...      extra QEMU arguments for the boot (e.g. a benchmark's
+#                     -icount shift=0,sleep=off: guest time counts
+#                     instructions, whatever the load of the host)
+#   append ARGS...    extra kernel command line arguments (e.g. maxcpus=1:
+#                     6.1 hangs bringing up the second CPU under -icount)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -42,7 +47,7 @@ export MNCOMPAT_CONFIG="${MNCOMPAT_CONFIG:-$(dirname "$rundir")/compat}"
 staging=$rundir/staging
 mkdir -p "$staging/modules" "$staging/tests"
 : >"$staging/plan"
-timeout_s=300 modules="" build_failed=""
+timeout_s=300 modules="" build_failed="" qemu_args="" append=""
 
 # stage_kernel_module NAME: copy NAME and what it depends on from the
 # kernel's module tree (modules.dep), dependencies first, and plan insmod.
@@ -101,6 +106,8 @@ while read -r directive arg; do
 		;;
 	timeout) timeout_s=$arg ;;
 	kernels) ;;
+	qemu) qemu_args="$qemu_args $arg" ;;
+	append) append="$append $arg" ;;
 	*) die "$suite_file: unknown directive '$directive'" ;;
 	esac
 done <"$suite_file"
@@ -121,6 +128,7 @@ done
 "$MNCOMPAT_TOP/ci/mkinitramfs.sh" "$staging" "$rundir/initramfs.cpio.gz"
 cp "$staging/plan" "$rundir/plan"
 log "$kernel/$suite: booting (timeout ${timeout_s}s)"
-"$MNCOMPAT_TOP/ci/boot.sh" "$env_file" "$rundir/initramfs.cpio.gz" "$rundir" "$timeout_s"
+BOOT_QEMU_ARGS="${BOOT_QEMU_ARGS:-}$qemu_args" BOOT_APPEND="${BOOT_APPEND:-}$append" \
+	"$MNCOMPAT_TOP/ci/boot.sh" "$env_file" "$rundir/initramfs.cpio.gz" "$rundir" "$timeout_s"
 python3 "$MNCOMPAT_TOP/ci/parse_run.py" "$kernel" "$suite" "$rundir"
 log "$kernel/$suite: $(cat "$rundir/status") in $(cat "$rundir/boot-seconds")s"
