@@ -46,6 +46,14 @@
 #include <linux/wait.h>
 #include <mncompat/mmu_notifier.h>
 
+/*
+ * Test knob: -DMNCOMPAT_EMULATE_MMU_INTERVAL_NOTIFIER uses the emulation
+ * even where the kernel has the API (as the forced-off probe result does).
+ */
+#ifdef MNCOMPAT_EMULATE_MMU_INTERVAL_NOTIFIER
+#undef MNCOMPAT_HAVE_MMU_INTERVAL_NOTIFIER
+#endif
+
 #ifndef MNCOMPAT_HAVE_MMU_INTERVAL_NOTIFIER
 
 struct mncompat_mmu_interval_notifier;
