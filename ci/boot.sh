@@ -4,6 +4,9 @@
 # Boot a kernel under TCG with 2 vCPUs on 2 NUMA nodes. The console goes to
 # OUTDIR/console.log, the test channel to OUTDIR/ktap.log. OUTDIR/status
 # gets "done", "timeout" or "qemu-exit-N"; a hung guest never hangs us.
+# BOOT_APPEND adds kernel arguments, BOOT_QEMU_ARGS QEMU arguments (split
+# on blanks); run-suite.sh sets them from a suite's "append" and "qemu"
+# lines.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -15,6 +18,7 @@ rm -f "$outdir/console.log" "$outdir/ktap.log" "$outdir/status"
 
 start=$(date +%s%N)
 set +e
+# shellcheck disable=SC2086 # BOOT_QEMU_ARGS is a list of arguments
 timeout -k 5 "$timeout_s" qemu-system-x86_64 \
 	-nodefaults -display none -no-reboot -machine pc,accel=tcg \
 	-smp 2,sockets=2,cores=1,threads=1 -m 1G \
@@ -22,6 +26,7 @@ timeout -k 5 "$timeout_s" qemu-system-x86_64 \
 	-object memory-backend-ram,id=mem1,size=512M \
 	-numa node,nodeid=0,cpus=0,memdev=mem0 \
 	-numa node,nodeid=1,cpus=1,memdev=mem1 \
+	${BOOT_QEMU_ARGS:-} \
 	-kernel "$VMLINUZ" -initrd "$initrd" \
 	-append "console=ttyS0 rdinit=/init panic=-1 loglevel=5 ${BOOT_APPEND:-}" \
 	-serial "file:$outdir/console.log" -serial "file:$outdir/ktap.log" \

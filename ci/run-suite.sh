@@ -17,8 +17,12 @@
 #   exec FILE         run FILE in the guest as it is (a static binary or a
 #                     busybox sh script; prints KTAP)
 #   timeout SECONDS   kill the guest after this long (default 300)
-#   append ARGS       add ARGS to the guest kernel's command line
 #   kernels NAME...   run on these kernels only (default: every kernel)
+#   qemu ARGS...      extra QEMU arguments for the boot (e.g. a benchmark's
+#                     -icount shift=0,sleep=off: guest time counts
+#                     instructions, whatever the load of the host)
+#   append ARGS...    extra kernel command line arguments (e.g. maxcpus=1:
+#                     6.1 hangs bringing up the second CPU under -icount)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -46,7 +50,7 @@ export MNCOMPAT_CONFIG="${MNCOMPAT_CONFIG:-$(dirname "$rundir")/compat}"
 staging=$rundir/staging
 mkdir -p "$staging/modules" "$staging/tests"
 : >"$staging/plan"
-timeout_s=300 modules="" build_failed=""
+timeout_s=300 modules="" build_failed="" qemu_args="" append=""
 
 # top_path PATH: PATH as is when absolute, else relative to the repo top.
 top_path() {
@@ -120,8 +124,9 @@ while read -r directive arg; do
 		echo "step $name /tests/$name" >>"$staging/plan"
 		;;
 	timeout) timeout_s=$arg ;;
-	append) BOOT_APPEND="${BOOT_APPEND:-} $arg" ;;
 	kernels) ;;
+	qemu) qemu_args="$qemu_args $arg" ;;
+	append) append="$append $arg" ;;
 	*) die "$suite_file: unknown directive '$directive'" ;;
 	esac
 done <"$suite_file"
@@ -145,7 +150,7 @@ done
 "$MNCOMPAT_TOP/ci/mkinitramfs.sh" "$staging" "$rundir/initramfs.cpio.gz"
 cp "$staging/plan" "$rundir/plan"
 log "$kernel/$suite: booting (timeout ${timeout_s}s)"
-BOOT_APPEND=${BOOT_APPEND:-} "$MNCOMPAT_TOP/ci/boot.sh" "$env_file" \
-	"$rundir/initramfs.cpio.gz" "$rundir" "$timeout_s"
+BOOT_QEMU_ARGS="${BOOT_QEMU_ARGS:-}$qemu_args" BOOT_APPEND="${BOOT_APPEND:-}$append" \
+	"$MNCOMPAT_TOP/ci/boot.sh" "$env_file" "$rundir/initramfs.cpio.gz" "$rundir" "$timeout_s"
 python3 "$MNCOMPAT_TOP/ci/parse_run.py" "$kernel" "$suite" "$rundir"
 log "$kernel/$suite: $(cat "$rundir/status") in $(cat "$rundir/boot-seconds")s"

@@ -6,7 +6,8 @@
 # Build compat/tests/module (the test module) with W=1 and -Werror against
 # KDIR, using CONFIG_DIR/mncompat_config.h and the extra CFLAGS.  The
 # build log is BUILD_DIR/build.log; the exit status is make's.
-# MNCOMPAT_MAKE_ARGS adds make arguments (e.g. C=2 for sparse).
+# MNCOMPAT_MAKE_ARGS adds make arguments (e.g. C=2 for sparse),
+# MNCOMPAT_TEST_MODULE names another module directory to build.
 set -eu
 
 [ $# -ge 3 ] || {
@@ -22,7 +23,9 @@ compat=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$build"
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
-cp "$compat"/tests/module/Kbuild "$compat"/tests/module/*.c "$build"/
+# MNCOMPAT_TEST_MODULE: another test module directory (tests/interval).
+module=${MNCOMPAT_TEST_MODULE:-$compat/tests/module}
+cp "$module"/Kbuild "$module"/*.c "$build"/
 # shellcheck disable=SC2086 # MNCOMPAT_MAKE_ARGS is a word list
 ${MAKE:-make} -C "$kdir" M="$build" W=1 ${MNCOMPAT_MAKE_ARGS:-} -j"${MNCOMPAT_JOBS:-2}" \
 	MNCOMPAT_INCLUDE="$compat/include" \

@@ -6,9 +6,12 @@
 # Host-side tests of compat/: for every kernel given (a ci env file that
 # sets KDIR, or a KDIR), run the probe pass, a negative-control probe, the
 # test module in four driver variants with W=1 -Werror, the no-trampoline
-# check on native kernels and the forced-off builds.  Then the same on fake
+# check on native kernels, the forced-off builds and the
+# mmu_interval_notifier compile test (tests/interval: the kernel's API, or
+# the emulation, also forced on where the kernel has one).  Then the same on fake
 # old-generation KDIRs (make-fake-kdir.sh) made from the first Debian 6.1
-# headers tree given (or MNCOMPAT_FAKE_BASE), then sparse, checkpatch
+# headers tree given (or MNCOMPAT_FAKE_BASE, or else the deb-6.1 kernel of
+# ci/prepare-kernel.sh, fetched if needed), then sparse, checkpatch
 # and the shell linter.  Prints one "ok"/"not ok" line per check and ends with
 # "N passed, M failed"; exits non-zero if anything failed.
 #
@@ -149,6 +152,36 @@ $nc_field mirror_invalidate_secondary_tlbs"
 	fi
 }
 
+# interval_check NAME KDIR CONFIG_DIR BUILD_DIR: tests/interval builds
+# (W=1 -Werror) through <mncompat/mmu_interval_notifier.h> and uses the
+# kernel's mmu_interval_notifier where the config has it, else only the
+# classic notifier calls of the emulation.
+interval_check() {
+	ic_name=$1 ic_kdir=$2 ic_cfg=$3 ic_build=$4
+	if ! MNCOMPAT_TEST_MODULE=$tests/interval "$tests/build-module.sh" \
+		"$ic_kdir" "$ic_cfg" "$ic_build" ""; then
+		not_ok "$ic_name: mmu_interval_notifier test module fails to build (log: $ic_build/build.log)"
+		grep -m 5 -E 'error|warning' "$ic_build/build.log" | sed 's/^/# /'
+		return
+	fi
+	ic_undef=$(nm -u "$ic_build/interval.o" | awk '{ print $2 }' |
+		grep mmu_ | sort | tr '\n' ' ')
+	note "$ic_name: interval.o calls: $ic_undef"
+	if has "$ic_cfg" MMU_INTERVAL_NOTIFIER; then
+		case $ic_undef in
+		*" mmu_interval_notifier_insert "* | "mmu_interval_notifier_insert "*)
+			ok "$ic_name: mmu_interval_notifier: the kernel's own" ;;
+		*) not_ok "$ic_name: mmu_interval_notifier: the kernel's is not used" ;;
+		esac
+	elif echo "$ic_undef" | grep -q 'mmu_interval'; then
+		not_ok "$ic_name: mmu_interval_notifier emulation calls the kernel's"
+	elif echo " $ic_undef" | grep -q ' mmu_notifier_register '; then
+		ok "$ic_name: mmu_interval_notifier emulated on classic notifiers"
+	else
+		not_ok "$ic_name: mmu_interval_notifier emulation registers no notifier"
+	fi
+}
+
 # test_kernel NAME KDIR REAL: every per-kernel check.
 test_kernel() {
 	tk_name=$1 tk_kdir=$2 tk_real=$3
@@ -214,6 +247,16 @@ test_kernel() {
 			;;
 		esac
 	done
+
+	# mmu_interval_notifier: the kernel's, the emulation where it has
+	# none, and the emulation forced on a kernel that has one.
+	interval_check "$tk_name" "$tk_kdir" "$tk_cfg" "$work/$tk_name/interval"
+	if has "$tk_cfg" MMU_INTERVAL_NOTIFIER; then
+		tk_off=$work/$tk_name/off-MMU_INTERVAL_NOTIFIER
+		force_off "$tk_cfg" MMU_INTERVAL_NOTIFIER "$tk_off"
+		interval_check "${tk_name}[-MMU_INTERVAL_NOTIFIER]" "$tk_kdir" \
+			"$tk_off" "$tk_off/interval"
+	fi
 }
 
 timings=
@@ -253,6 +296,26 @@ for arg in "$@"; do
 	note "kernel $name: $kdir ($release)"
 	test_kernel "$name" "$kdir" yes
 done
+
+# No Debian 6.1 headers tree among the arguments: ask the ci for it (it is
+# cached after the first download; its KDIR is only used for fake KDIRs).
+# deb-6.1 is a row of ci/kernels.list: fall back to that list if
+# KERNELS_LIST names another one without it.
+if [ -z "$fake_base" ]; then
+	top=$(cd "$compat/.." && pwd)
+	deb61=
+	if [ -x "$top/ci/prepare-kernel.sh" ]; then
+		deb61=$("$top/ci/prepare-kernel.sh" deb-6.1 2>/dev/null) ||
+			deb61=$(KERNELS_LIST=$top/ci/kernels.list \
+				"$top/ci/prepare-kernel.sh" deb-6.1 2>/dev/null) ||
+			deb61=
+	fi
+	if [ -n "$deb61" ] && [ -r "$deb61" ]; then
+		# shellcheck disable=SC1090 # ci env file, shell syntax
+		fake_base=$(KDIR= && . "$deb61" && echo "$KDIR")
+		note "fake old generations from deb-6.1 ($deb61): $fake_base"
+	fi
+fi
 
 # Fake old generations: every branch of the header gets compiled.
 if [ -n "$fake_base" ]; then
@@ -298,7 +361,7 @@ if [ -n "$fake_base" ]; then
 		rm -rf "$work/fake/unknown"
 	fi
 else
-	not_ok "no Debian 6.1 headers tree given: fake old generations not tested"
+	not_ok "no Debian 6.1 headers tree given or from ci/prepare-kernel.sh deb-6.1: fake old generations not tested"
 fi
 
 # Sparse on the first kernel given.
@@ -334,7 +397,8 @@ if [ -z "$checkpatch" ]; then
 fi
 if [ -n "$checkpatch" ]; then
 	for f in "$compat"/include/mncompat/*.h "$compat"/probes/*.c \
-		"$compat"/tests/module/*.c "$compat"/tests/negative/*.c; do
+		"$compat"/tests/module/*.c "$compat"/tests/interval/*.c \
+		"$compat"/tests/negative/*.c; do
 		rel=${f#"$compat"/}
 		if out=$(perl "$checkpatch" --no-tree -f --terse --show-types \
 			"$f" 2>&1); then

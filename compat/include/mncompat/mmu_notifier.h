@@ -56,6 +56,16 @@
 #include <linux/mmu_notifier.h>
 #include <mncompat_config.h>
 
+/*
+ * Test knob: with -DMNCOMPAT_NO_INVALIDATE_PAGE_TRAMPOLINE the header acts
+ * as if the kernel had no ops->invalidate_page, so the table leaves it
+ * NULL. Only for proving at run time that the trampoline is what keeps a
+ * driver coherent on pre-4.13 kernels; never ship a driver built with it.
+ */
+#ifdef MNCOMPAT_NO_INVALIDATE_PAGE_TRAMPOLINE
+#undef MNCOMPAT_HAVE_INVALIDATE_PAGE
+#endif
+
 #define MNCOMPAT_RANGE_START_MAY_SLEEP	0x1
 
 #ifndef MNCOMPAT_HAVE_RANGE_START_RANGE
