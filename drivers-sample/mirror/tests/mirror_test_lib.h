@@ -205,4 +205,21 @@ static inline long move_to_node(void **addrs, int n, int node, int *status)
 	return ret < 0 ? -errno : ret;
 }
 
+/*
+ * Allocate and touch memory until the OOM killer ends the process; with
+ * oom_score_adj (-1000..1000) the caller says how eager a victim it is.
+ */
+static inline void eat_memory_until_killed(const char *oom_score_adj)
+{
+	write_file("/proc/self/oom_score_adj", oom_score_adj);
+	for (;;) {
+		char *p = mmap(NULL, 32 << 20, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+			       -1, 0);
+
+		if (p == MAP_FAILED)
+			usleep(1000);
+	}
+}
+
 #endif /* _MIRROR_TEST_LIB_H */

@@ -272,17 +272,9 @@ static void exit_while_mapped(void)
 	_exit(0);
 }
 
-static void eat_memory_until_killed(void)
+static void be_the_oom_victim(void)
 {
-	write_file("/proc/self/oom_score_adj", "1000");
-	for (;;) {
-		char *p = mmap(NULL, 32 << 20, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
-			       -1, 0);
-
-		if (p == MAP_FAILED)
-			usleep(1000);
-	}
+	eat_memory_until_killed("1000");
 }
 
 TEST_F(mirror, process_exit_while_mapped)
@@ -305,7 +297,7 @@ TEST_F_TIMEOUT(mirror, oom_kill_while_mapped, 120)
 {
 	struct mirror_stats before = stats(self->fd), after;
 	int status;
-	pid_t pid = child_with_device(self->len, eat_memory_until_killed);
+	pid_t pid = child_with_device(self->len, be_the_oom_victim);
 
 	ASSERT_GE(pid, 0);
 	ASSERT_EQ(waitpid(pid, &status, 0), pid);

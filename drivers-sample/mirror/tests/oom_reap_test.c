@@ -36,19 +36,6 @@ static void victim(int ready)
 	_exit(5);	/* only without a kill */
 }
 
-static void eat_memory(void)
-{
-	write_file("/proc/self/oom_score_adj", "0");
-	for (;;) {
-		char *p = mmap(NULL, 32 << 20, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
-			       -1, 0);
-
-		if (p == MAP_FAILED)
-			usleep(1000);
-	}
-}
-
 FIXTURE(oom)
 {
 	int fd;
@@ -84,7 +71,7 @@ TEST_F_TIMEOUT(oom, reaper_tells_the_device, 240)
 	ASSERT_EQ(read(ready[0], &c, 1), 1);
 	eater_pid = fork();
 	if (!eater_pid)
-		eat_memory();
+		eat_memory_until_killed("0");
 	ASSERT_GT(eater_pid, 0);
 
 	ASSERT_EQ(waitpid(victim_pid, &status, 0), victim_pid);
