@@ -64,7 +64,7 @@ static inline int dev_io(int fd, unsigned long cmd, void *addr, size_t len,
 
 /*
  * What the device reads of [addr, addr + len) now: the pattern of seed,
- * after a device fault where the device dropped the pages, or stale data.
+ * after device faults where the device dropped the pages, or stale data.
  */
 static inline enum verdict device_reads(int fd, void *addr, size_t len,
 					uint64_t seed)
@@ -76,7 +76,12 @@ static inline enum verdict device_reads(int fd, void *addr, size_t len,
 	if (!buf)
 		return DEVICE_ERROR;
 	ret = dev_io(fd, MIRROR_IOC_READ, addr, len, buf);
-	if (ret == -ENXIO) {
+	/*
+	 * A device fault. The kernel may invalidate again between MAP and
+	 * READ (khugepaged collapsing the range, a deferred THP split): the
+	 * device then faults again, as a real one would, a few times at most.
+	 */
+	for (int tries = 0; ret == -ENXIO && tries < 8; tries++) {
 		ret = dev_io(fd, MIRROR_IOC_MAP, addr, len, NULL);
 		if (!ret)
 			ret = dev_io(fd, MIRROR_IOC_READ, addr, len, buf);
