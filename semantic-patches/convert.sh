@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: semantic-patches/convert.sh PATH [--apply] [--atomic] [--to GEN]
-#                                         [--jobs N] [--quiet]
+# Usage: semantic-patches/convert.sh PATH [--apply] [--atomic | --compat]
+#                                    [--to GEN] [--jobs N] [--quiet]
 #
 # Move the MMU-notifier code under PATH (a directory or one file) to a
 # newer kernel API by running the semantic patches listed in "series" in
@@ -15,6 +15,13 @@
 #           (and writes nothing at all) if one of them is read-only.
 # --atomic  a notifier with only invalidate_page gets the non-sleeping
 #           invalidate_range callback instead of invalidate_range_start/end.
+# --compat  the result builds with <mncompat/mmu_notifier.h> on every
+#           kernel: as --atomic, an invalidate_page next to range callbacks
+#           is kept as the secondary-TLB hook (compat calls it from
+#           invalidate_page before 4.13), and mn-compat-ops.cocci then
+#           declares each table with MNCOMPAT_MMU_NOTIFIER_OPS. The
+#           driver's build needs -I for compat/include and the probed
+#           config (ci/build-module.sh passes both). Not with --to.
 # --jobs N  spatch --jobs (default 2).
 # --quiet   no diff, report only.
 # Files with CRLF line ends are converted as LF and written back as CRLF.
@@ -37,6 +44,7 @@ usage() {
 path=
 apply=no
 atomic=no
+compat=no
 to=
 jobs=2
 quiet=no
@@ -44,6 +52,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--apply) apply=yes ;;
 	--atomic) atomic=yes ;;
+	--compat) compat=yes ;;
 	--quiet) quiet=yes ;;
 	--to)
 		[ $# -ge 2 ] || usage
@@ -73,6 +82,10 @@ done
 case $jobs in
 '' | *[!0-9]*) die "--jobs wants a number, not '$jobs'" ;;
 esac
+if [ $compat = yes ]; then
+	[ $atomic = no ] || die "--compat already converts as --atomic: give one of them"
+	[ -z "$to" ] || die "--compat converts to the newest API: no --to"
+fi
 
 if [ ! -e "$path" ]; then
 	[ -L "$path" ] && die "$path: dangling symbolic link"
@@ -85,11 +98,16 @@ fi
 command -v spatch >/dev/null || die "spatch (coccinelle) is not installed"
 
 # The scripts to run, in order, up to --to.
+# Every script of generation GEN runs, then none after it.
 steps=$(awk -v to="$to" '
 	$1 ~ /^#/ || NF < 3 { next }
-	{ print $1, $2, $3, (NF >= 4 ? $4 : "-"); if ($1 == to) { found = 1; exit } }
+	found && $1 != to { exit }
+	{ print $1, $2, $3, (NF >= 4 ? $4 : "-"); if ($1 == to) found = 1 }
 	END { if (to != "" && !found) exit 1 }' "$sp/series") ||
 	die "--to $to: not a generation in $sp/series ($(awk '$1 !~ /^#/ && NF { printf "%s ", $1 }' "$sp/series" | tr ' ' '\n' | uniq | tr '\n' ' '))"
+# --compat: the tables onto MNCOMPAT_MMU_NOTIFIER_OPS, after the series.
+[ $compat = no ] || steps="$steps
+compat mn-compat-ops.cocci struct[[:space:]]+mmu_notifier_ops|mmu_notifier_range_blockable -"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mncompat-convert.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -134,8 +152,9 @@ while IFS= read -r f; do
 done <"$tmp/candidates"
 
 # 3. The semantic patches, each on the scratch files that have its tokens.
-defs=
-[ $atomic = yes ] && defs="-D atomic"
+wanted=
+[ $atomic = no ] || wanted=atomic
+[ $compat = no ] || wanted=compat
 : >"$tmp/notes"
 # spatch --jobs only parallelises --dir, so each step gets a directory
 # with copies of just the files its pattern matches.
@@ -165,6 +184,11 @@ printf '%s\n' "$steps" | while read -r gen cocci tokens past; do
 		cp "$tmp/work/$rel" "$tmp/step/$n"
 		printf '%s\t%s\n' "$n" "${rel#./}" >>"$tmp/map"
 	done <"$tmp/files"
+	# -D only for the scripts that know it (spatch refuses the others).
+	defs=
+	for d in $wanted; do
+		! grep -q "^virtual $d\$" "$sp/$cocci" || defs="$defs -D $d"
+	done
 	# shellcheck disable=SC2046,SC2086
 	if ! (cd "$tmp/step" && spatch --very-quiet --no-show-diff \
 		$(sed -n 's|^// Options:||p' "$sp/$cocci" | head -n 1) \
@@ -218,7 +242,7 @@ nrev=$(grep -c '\] review:' "$tmp/notes.sorted" || true)
 
 [ $quiet = yes ] || cat "$tmp/diff"
 {
-	echo "== mncompat convert: $path (up to ${to:-6.10}$([ $atomic = yes ] && echo ', atomic'))"
+	echo "== mncompat convert: $path (up to ${to:-6.10}$([ $atomic = no ] || echo ', atomic')$([ $compat = no ] || echo ', compat'))"
 	echo "files scanned: $ncand (those mentioning mmu_notifier)"
 	echo "files changed: $nchanged"
 	sed 's/^/  /' "$tmp/changed"

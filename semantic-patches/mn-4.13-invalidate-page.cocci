@@ -10,6 +10,11 @@
 /// non-sleeping invalidate_range callback instead.  The old callback is
 /// kept as the helper they call.  Generated callbacks use the 4.13
 /// prototype; the later mn-*.cocci files move them forward.
+/// -D compat (for drivers built with <mncompat/mmu_notifier.h>, whose
+/// pre-4.13 trampoline can only call a non-sleeping hook from
+/// invalidate_page): as -D atomic, and a notifier with invalidate_page
+/// and invalidate_range_start but no invalidate_range keeps the old
+/// callback as its invalidate_range instead of dropping it.
 ///
 // Confidence: Moderate
 // Copyright: (C) 2024 mncompat authors
@@ -27,12 +32,14 @@ virtual context
 virtual org
 virtual report
 virtual atomic
+virtual compat
 
 @initialize:python@
 @@
 import re
 import sys
 mode = ['report']
+made = set()
 
 def note(p, msg):
     msg = "[4.13] " + msg
@@ -78,10 +85,30 @@ mode[0] = 'org'
 // (covered), with invalidate_page only, and run-time assignments.
 // ---------------------------------------------------------------------
 
-@covered@
+@has_tlb_hook@
 identifier ops, fn;
 expression E;
 position p;
+@@
+struct mmu_notifier_ops ops = {
+	.invalidate_page = fn@p,
+	.invalidate_range = E,
+};
+
+@keep depends on compat@
+identifier ops, fn;
+expression E;
+position p != has_tlb_hook.p;
+@@
+struct mmu_notifier_ops ops = {
+	.invalidate_page = fn@p,
+	.invalidate_range_start = E,
+};
+
+@covered@
+identifier ops, fn;
+expression E;
+position p != keep.p;
 @@
 struct mmu_notifier_ops ops = {
 	.invalidate_page = fn@p,
@@ -91,7 +118,7 @@ struct mmu_notifier_ops ops = {
 @endonly@
 identifier ops, fn;
 expression E;
-position p != covered.p;
+position p != {covered.p, keep.p};
 @@
 struct mmu_notifier_ops ops = {
 	.invalidate_page = fn@p,
@@ -106,7 +133,7 @@ note(p, "review: %s: invalidate_page with invalidate_range_end but no invalidate
 
 @only@
 identifier ops, fn;
-position p != {covered.p, endonly.p};
+position p != {covered.p, endonly.p, keep.p};
 @@
 struct mmu_notifier_ops ops = {
 	.invalidate_page = fn@p,
@@ -330,7 +357,15 @@ coccinelle.ns = cocci.make_ident(new_name(fn, 'range_start'))
 coccinelle.ne = cocci.make_ident(new_name(fn, 'range_end'))
 coccinelle.nr = cocci.make_ident(new_name(fn, 'range'))
 
-@only_start_loop depends on patch && !atomic && (!only_parsed || only_uses_addr)@
+// (A separate rule: inheriting a position into only_names would keep
+// drop_generated_proto below from matching.)
+@script:python depends on patch && (atomic || compat)@
+p << only.p;
+fn << only.fn;
+@@
+made.add((p[0].file, new_name(fn, 'range')))
+
+@only_start_loop depends on patch && !atomic && !compat && (!only_parsed || only_uses_addr)@
 identifier only.ops, only.fn, only_names.ns;
 @@
 +static void ns(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
@@ -352,7 +387,7 @@ identifier only.ops, only.fn, only_names.ns;
 +	.invalidate_range_start = ns,
  };
 
-@only_start_once depends on patch && !atomic && only_parsed && !only_uses_addr@
+@only_start_once depends on patch && !atomic && !compat && only_parsed && !only_uses_addr@
 identifier only.ops, only.fn, only_names.ns;
 @@
 +static void ns(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
@@ -368,7 +403,7 @@ identifier only.ops, only.fn, only_names.ns;
 +	.invalidate_range_start = ns,
  };
 
-@only_end_loop depends on patch && !atomic && (!only_parsed || only_uses_addr)@
+@only_end_loop depends on patch && !atomic && !compat && (!only_parsed || only_uses_addr)@
 identifier only.ops, only.fn, only_names.ns, only_names.ne;
 @@
 +static void ne(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
@@ -390,7 +425,7 @@ identifier only.ops, only.fn, only_names.ns, only_names.ne;
 +	.invalidate_range_end = ne,
  };
 
-@only_end_once depends on patch && !atomic && only_parsed && !only_uses_addr@
+@only_end_once depends on patch && !atomic && !compat && only_parsed && !only_uses_addr@
 identifier only.ops, only.fn, only_names.ns, only_names.ne;
 @@
 +static void ne(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
@@ -406,7 +441,7 @@ identifier only.ops, only.fn, only_names.ns, only_names.ne;
 +	.invalidate_range_end = ne,
  };
 
-@only_atomic_loop depends on patch && atomic && (!only_parsed || only_uses_addr)@
+@only_atomic_loop depends on patch && (atomic || compat) && (!only_parsed || only_uses_addr)@
 identifier only.ops, only.fn, only_names.nr;
 @@
 +static void nr(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
@@ -427,7 +462,7 @@ identifier only.ops, only.fn, only_names.nr;
 +	.invalidate_range = nr,
  };
 
-@only_atomic_once depends on patch && atomic && only_parsed && !only_uses_addr@
+@only_atomic_once depends on patch && (atomic || compat) && only_parsed && !only_uses_addr@
 identifier only.ops, only.fn, only_names.nr;
 @@
 +static void nr(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
@@ -442,6 +477,71 @@ identifier only.ops, only.fn, only_names.nr;
 -	.invalidate_page = fn,
 +	.invalidate_range = nr,
  };
+
+// ---------------------------------------------------------------------
+// (c) -D compat, invalidate_page next to invalidate_range_start: the
+// old callback becomes the invalidate_range hook (through a per-page
+// wrapper, shared with an invalidate_page-only table that uses the same
+// callback), so compat's trampoline has something non-sleeping to call
+// from invalidate_page on kernels before 4.13.
+// ---------------------------------------------------------------------
+
+@script:python keep_names depends on patch@
+fn << keep.fn;
+nr;
+@@
+coccinelle.nr = cocci.make_ident(new_name(fn, 'range'))
+
+@keep_field depends on patch@
+identifier keep.ops, keep.fn, keep_names.nr;
+@@
+struct mmu_notifier_ops ops = {
+-	.invalidate_page = fn,
++	.invalidate_range = nr,
+};
+
+@script:python keep_new depends on patch@
+p << keep.p;
+fn << keep.fn;
+nr << keep_names.nr;
+ng;
+@@
+key = (p[0].file, str(nr))
+if key in made:
+    # Already generated: a name no table refers to, so keep_gen does
+    # nothing (cocci.include_match(False) here would also stop
+    # drop_generated_proto below).
+    coccinelle.ng = cocci.make_ident(str(nr) + '__mncompat_made')
+else:
+    made.add(key)
+    coccinelle.ng = cocci.make_ident(str(nr))
+
+@keep_gen depends on patch@
+identifier keep.ops, keep.fn, keep_new.ng;
+@@
++static void ng(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
++/* Replaces invalidate_page, removed in Linux 4.13: review. */
++static void ng(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{
++	unsigned long address = start;
++
++	while (address < end) {
++		fn(mn, mm, address);
++		address += PAGE_SIZE;
++	}
++}
++
+ struct mmu_notifier_ops ops = {
+	.invalidate_range = ng,
+ };
+
+@script:python depends on keep_field@
+p << keep.p;
+fn << keep.fn;
+nr << keep_names.nr;
+@@
+note(p, "converted: %s -> %s (invalidate_range, atomic: must not sleep), kept next to the range callbacks: compat calls it from invalidate_page before 4.13: review that %s never sleeps" % (fn, nr, fn))
 
 // The prototypes above only work around a spatch 1.1 layout bug (the
 // brace of a lone generated definition lands on the header line).
@@ -451,7 +551,13 @@ type T;
 @@
 - T f(...);
 
-@script:python depends on patch && !atomic@
+@drop_keep_proto depends on patch@
+identifier keep_new.ng;
+type T;
+@@
+- T ng(...);
+
+@script:python depends on patch && !atomic && !compat@
 p << only.p;
 fn << only.fn;
 ns << only_names.ns;
@@ -459,7 +565,7 @@ ne << only_names.ne;
 @@
 note(p, "converted: %s -> %s/%s (invalidate_range_start/end, may sleep; both run the old callback per page): review if %s relied on running atomically under the page-table lock (then use -D atomic)" % (fn, ns, ne, fn))
 
-@script:python depends on patch && atomic@
+@script:python depends on patch && (atomic || compat)@
 p << only.p;
 fn << only.fn;
 nr << only_names.nr;
@@ -472,7 +578,7 @@ fn << only.fn;
 @@
 note(p, "review: %s is not defined in this file or could not be parsed (#if?): generated callbacks call it once per page" % fn)
 
-@only_sleeps depends on patch && atomic exists@
+@only_sleeps depends on patch && (atomic || compat) exists@
 identifier only.fn, sl =~ "^(mutex_lock|mutex_lock_interruptible|mutex_lock_killable|down|down_read|down_write|down_interruptible|msleep|usleep_range|schedule|schedule_timeout|cond_resched|wait_for_completion|synchronize_rcu|synchronize_srcu|flush_work|flush_workqueue|vfree|might_sleep)$";
 position q;
 @@

@@ -119,18 +119,20 @@ native_check() {
 	echo "$nc_relocs" | sed "s/^/# $nc_name: ops table: /"
 	if has "$nc_cfg" RANGE_START_RANGE && has "$nc_cfg" RANGE_END_RANGE &&
 		! has "$nc_cfg" INVALIDATE_PAGE; then
-		if has "$nc_cfg" ARCH_INVALIDATE_SECONDARY_TLBS; then
-			nc_field=arch_invalidate_secondary_tlbs
-		else
-			nc_field=invalidate_range
-		fi
 		nc_expect="release mirror_release
 invalidate_range_start mirror_invalidate_range_start
-invalidate_range_end mirror_invalidate_range_end
-$nc_field mirror_invalidate_secondary_tlbs"
+invalidate_range_end mirror_invalidate_range_end"
+		nc_tlbs=
+		# 6.6+ refuses the hook next to range callbacks: left out.
+		if has "$nc_cfg" ARCH_INVALIDATE_SECONDARY_TLBS; then
+			nc_tlbs=", secondary-TLB hook left out next to range callbacks (6.6+ refuses both)"
+		else
+			nc_expect="$nc_expect
+invalidate_range mirror_invalidate_secondary_tlbs"
+		fi
 		if [ "$(echo "$nc_relocs" | sort)" = "$(echo "$nc_expect" | sort)" ] &&
 			! nm "$nc_build/mirror.o" | grep -q __mncompat_; then
-			ok "$nc_name: native API: ops table points straight at the driver's functions, no trampoline in the object"
+			ok "$nc_name: native API: ops table points straight at the driver's functions, no trampoline in the object$nc_tlbs"
 		else
 			not_ok "$nc_name: native API but the ops table is not direct"
 		fi

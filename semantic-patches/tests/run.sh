@@ -15,8 +15,8 @@
 # M failed"; exits 1 when anything failed.
 #
 # spec lines: "cocci FILE" (in order; repeatable), "define NAME" (-D NAME
-# for every cocci), "report ERE" (a report line must match), "noreport
-# ERE" (no report line may match).
+# for every cocci that declares "virtual NAME"), "report ERE" (a report
+# line must match), "noreport ERE" (no report line may match).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -72,7 +72,8 @@ run_spatch() {
 	shift 2
 	_defs=
 	for _d in "$@"; do
-		_defs="$_defs -D $_d"
+		# Only where the script declares it (spatch refuses the rest).
+		! grep -q "^virtual $_d\$" "$_cocci" || _defs="$_defs -D $_d"
 	done
 	# shellcheck disable=SC2046,SC2086
 	spatch --very-quiet $(cocci_options "$_cocci") -D patch $_defs \
@@ -221,7 +222,7 @@ if [ -n "$tree" ] && [ -f "$tree/scripts/coccicheck" ]; then
 				if [ $mode = patch ]; then
 					grep -q '^+++ ' "$tmp/cc.out"
 				else
-					grep -q ': \[[0-9.]*\] ' "$tmp/cc.out"
+					grep -q ': \[[0-9a-z.]*\] ' "$tmp/cc.out"
 				fi; then
 				ok "$name: make coccicheck MODE=$mode"
 			else
@@ -303,6 +304,25 @@ cp "$here/4.13-only-page-atomic/before.c" "$ct/atomic/a.c"
 "$cv" "$ct/atomic" --apply --atomic --to 4.13 >/dev/null 2>&1
 check "convert.sh --atomic --to 4.13 uses invalidate_range" \
 	cmp -s "$ct/atomic/a.c" "$here/4.13-only-page-atomic/after.c"
+mkdir -p "$ct/compat" "$ct/atomic-range"
+cp "$here/pipeline-compat/before.c" "$ct/compat/a.c"
+"$cv" "$ct/compat" --apply --compat >"$ct/compat.out" 2>&1
+check "convert.sh --compat: the series with -D compat, then mn-compat-ops.cocci" \
+	cmp -s "$ct/compat/a.c" "$here/pipeline-compat/after.c"
+check "convert.sh --compat: the report says so" \
+	grep -q '^== mncompat convert: .*(up to 6.10, compat)$' "$ct/compat.out"
+cp "$here/pipeline-compat/before.c" "$ct/atomic-range/a.c"
+"$cv" "$ct/atomic-range" --atomic >"$ct/atomic-range.out" 2>&1
+check "convert.sh --atomic on a file with range callbacks runs every step" \
+	grep -q '\[5.0\] converted: twin_range_start' "$ct/atomic-range.out"
+"$cv" "$ct/compat" --compat --to 4.13 >"$ct/compat-to.out" 2>&1
+st=$?
+check "convert.sh --compat --to 4.13 is refused" test $st -eq 1
+check "convert.sh --compat --to 4.13 says why" \
+	grep -q 'newest API: no --to' "$ct/compat-to.out"
+"$cv" "$ct/compat" --compat --atomic >"$ct/compat-atomic.out" 2>&1
+st=$?
+check "convert.sh --compat --atomic is refused" test $st -eq 1
 "$cv" "$ct/to" --to 4.20 >"$ct/badto.out" 2>&1
 st=$?
 check "convert.sh --to 4.20 is refused" test $st -ne 0

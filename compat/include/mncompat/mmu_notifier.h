@@ -47,6 +47,10 @@
  *  - MNCOMPAT_RANGE_START_MAY_SLEEP without secondary_tlbs: build error.
  * A secondary_tlbs hook on a kernel without invalidate_range (before 3.19)
  * is a build error too: nothing could call it at the right time.
+ * From 6.6 on the kernel refuses a table with both secondary_tlbs and
+ * range callbacks; the compat table then leaves secondary_tlbs out (the
+ * range callbacks hear every change there), so one table can carry the
+ * hook for pre-4.13 kernels and still register on 6.6+.
  */
 #ifndef _MNCOMPAT_MMU_NOTIFIER_H
 #define _MNCOMPAT_MMU_NOTIFIER_H
@@ -152,11 +156,21 @@ struct mncompat_mmu_notifier_desc {
 	__builtin_choose_expr(__MNCOMPAT_IS_NULL(fn), NULL, tramp)
 
 #if defined(MNCOMPAT_HAVE_ARCH_INVALIDATE_SECONDARY_TLBS)
+/*
+ * The 6.6 rename (1af5a8109904) also made __mmu_notifier_register() refuse
+ * (WARN, -EINVAL) a table with both the secondary-TLB hook and range
+ * callbacks: there the hook is left out of such a table. It is only
+ * needed next to range callbacks where the kernel calls invalidate_page.
+ */
 #define __MNCOMPAT_HAVE_TLBS_HOOK	1
-#define __MNCOMPAT_TLBS_FIELD(fn)	.arch_invalidate_secondary_tlbs = (fn),
+#define __MNCOMPAT_TLBS_FIELD(fn, start_fn, end_fn)			\
+	.arch_invalidate_secondary_tlbs =				\
+		__builtin_choose_expr(__MNCOMPAT_IS_NULL(start_fn) &&	\
+				      __MNCOMPAT_IS_NULL(end_fn),	\
+				      (fn), NULL),
 #elif defined(MNCOMPAT_HAVE_INVALIDATE_RANGE)
 #define __MNCOMPAT_HAVE_TLBS_HOOK	1
-#define __MNCOMPAT_TLBS_FIELD(fn)	.invalidate_range = (fn),
+#define __MNCOMPAT_TLBS_FIELD(fn, ...)	.invalidate_range = (fn),
 #else
 #define __MNCOMPAT_HAVE_TLBS_HOOK	0
 #define __MNCOMPAT_TLBS_FIELD(...)
@@ -361,7 +375,7 @@ __mncompat_invalidate_page(const struct mncompat_mmu_notifier_desc *desc,
 		.release = (rel),					\
 		__MNCOMPAT_RANGE_START(start_fn, ops)			\
 		__MNCOMPAT_RANGE_END(end_fn, ops)			\
-		__MNCOMPAT_TLBS_FIELD(tlbs_fn)				\
+		__MNCOMPAT_TLBS_FIELD(tlbs_fn, start_fn, end_fn)	\
 		__MNCOMPAT_INVALIDATE_PAGE(ops)				\
 		__MNCOMPAT_FLAGS_FIELD(mn_flags)			\
 		__VA_ARGS__						\

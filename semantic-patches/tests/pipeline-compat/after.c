@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test input (every script of the series with -D compat, then
+ * mn-compat-ops.cocci): two tables share one invalidate_page; the
+ * second also tracks ranges, a third already has invalidate_range.
+ * compat's pre-4.13 trampoline needs a non-sleeping hook in each table
+ * that had invalidate_page.
+ */
+#include <mncompat/mmu_notifier.h>
+#include <linux/spinlock.h>
+
+struct twin {
+	struct mmu_notifier mn;
+	spinlock_t lock;
+	unsigned long seq;
+	unsigned int active;
+};
+
+static void twin_invalidate_page(struct mmu_notifier *mn,
+				 struct mm_struct *mm,
+				 unsigned long address)
+{
+	struct twin *t = container_of(mn, struct twin, mn);
+
+	spin_lock(&t->lock);
+	t->seq++;
+	spin_unlock(&t->lock);
+}
+
+static int twin_range_start(struct mmu_notifier *mn,
+			    const struct mmu_notifier_range *range)
+{
+	struct twin *t = container_of(mn, struct twin, mn);
+
+	if (!mncompat_range_blockable(range))
+		return -EAGAIN;
+	spin_lock(&t->lock);
+	t->active++;
+	spin_unlock(&t->lock);
+	return 0;
+}
+
+static void twin_range_end(struct mmu_notifier *mn,
+			   const struct mmu_notifier_range *range)
+{
+	struct twin *t = container_of(mn, struct twin, mn);
+
+	spin_lock(&t->lock);
+	t->active--;
+	t->seq++;
+	spin_unlock(&t->lock);
+}
+
+static void twin_flush(struct mmu_notifier *mn, struct mm_struct *mm,
+		       unsigned long start, unsigned long end)
+{
+	twin_invalidate_page(mn, mm, start);
+}
+
+/* Replaces invalidate_page, removed in Linux 4.13: review. */
+static void twin_arch_invalidate_secondary_tlbs(struct mmu_notifier *mn,
+						struct mm_struct *mm,
+						unsigned long start,
+						unsigned long end)
+{
+	twin_invalidate_page(mn, mm, start);
+}
+
+MNCOMPAT_MMU_NOTIFIER_OPS(twin_page_ops, NULL, NULL, NULL,
+			  twin_arch_invalidate_secondary_tlbs, 0);
+
+MNCOMPAT_MMU_NOTIFIER_OPS(twin_track_ops, NULL, twin_range_start,
+			  twin_range_end, twin_arch_invalidate_secondary_tlbs,
+			  MNCOMPAT_RANGE_START_MAY_SLEEP);
+
+MNCOMPAT_MMU_NOTIFIER_OPS(twin_tlb_ops, NULL, NULL, NULL, twin_flush, 0);
+
+const struct mmu_notifier_ops *twin_ops(int which)
+{
+	if (which == 2)
+		return &twin_tlb_ops;
+	return which ? &twin_track_ops : &twin_page_ops;
+}
