@@ -3,7 +3,8 @@
 # Usage: ci/build-src-kernel.sh NAME
 # Unpack linux-source-SERIES, apply the row's kernel-patches series, build it
 # with tinyconfig + the row's fragments, and write the kernel's env file.
-# A build is cached under a key of (package version, fragments, patches).
+# A build is cached under a key of (package version, fragments, patches);
+# the row's builds under other keys are removed once this one is there.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -82,6 +83,20 @@ else
 	log "$name: built in $(($(date +%s) - start))s ($(ccache -s | grep -iE 'hits:' | head -n 1 | tr -s ' '))"
 	touch "$dir/.done"
 fi
+
+# Builds of this row with other inputs (~1.7 GB each) are superseded: go.
+for old in "$MNCOMPAT_CACHE/kernels/$name"-*; do
+	if [ ! -d "$old" ] || [ "$old" = "$dir" ]; then
+		continue
+	fi
+	old_key=${old##*/"$name"-}
+	case $old_key in
+	*[!0-9a-f]* | '') continue ;;
+	esac
+	[ ${#old_key} -eq 12 ] || continue
+	log "$name: removing superseded build $old"
+	rm -rf "$old"
+done
 
 tmp=$env_file.tmp.$$
 cat >"$tmp" <<EOT
