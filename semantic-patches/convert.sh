@@ -236,6 +236,7 @@ done <"$tmp/candidates"
 cp "$tmp/notes" "$tmp/notes.sorted"
 nchanged=$(wc -l <"$tmp/changed")
 nconv=$(grep -c '\] converted:' "$tmp/notes.sorted" || true)
+nconvrev=$(grep '\] converted:' "$tmp/notes.sorted" | grep -c 'review' || true)
 nrem=$(grep -c '\] removed:' "$tmp/notes.sorted" || true)
 nbr=$(grep -c '\] bracketed:' "$tmp/notes.sorted" || true)
 nrev=$(grep -c '\] review:' "$tmp/notes.sorted" || true)
@@ -246,7 +247,7 @@ nrev=$(grep -c '\] review:' "$tmp/notes.sorted" || true)
 	echo "files scanned: $ncand (those mentioning mmu_notifier)"
 	echo "files changed: $nchanged"
 	sed 's/^/  /' "$tmp/changed"
-	echo "conversions (one per callback and step): $nconv"
+	echo "conversions (one per callback and step): $nconv, $nconvrev of them with a point to review in their note"
 	grep '\] converted:' "$tmp/notes.sorted" | sed 's/^/  /' || true
 	echo "callbacks removed: $nrem"
 	grep '\] removed:' "$tmp/notes.sorted" | sed 's/^/  /' || true
