@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test input (-D compat): two tables share one invalidate_page; the
+ * Test input (-D compat; pipeline-compat runs the whole series and
+ * mn-compat-ops.cocci on it): two tables share one invalidate_page; the
  * second also tracks ranges, a third already has invalidate_range.
  * compat's pre-4.13 trampoline needs a non-sleeping hook in each table
  * that had invalidate_page.
