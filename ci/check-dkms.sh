@@ -18,7 +18,7 @@ dkms add -m "$pkg" -v "$ver" --sourcetree "$work/src" \
 	--dkmstree "$work/tree" >"$work/add.log" 2>&1 ||
 	{ cat "$work/add.log"; die "dkms add failed"; }
 
-passed=0 failed=0
+. "$MNCOMPAT_TOP/ci/tap.sh"
 for env_file in "$@"; do
 	# shellcheck disable=SC1090
 	. "$env_file"
@@ -28,14 +28,10 @@ for env_file in "$@"; do
 		>"$work/build.log" 2>&1 &&
 		ls "$work/tree/$pkg/$ver/$KERNEL_RELEASE"/*/module/mirror.ko* \
 			>/dev/null 2>&1; then
-		passed=$((passed + 1))
-		echo "ok - dkms build $pkg for $KERNEL_RELEASE"
+		ok "dkms build $pkg for $KERNEL_RELEASE"
 	else
-		failed=$((failed + 1))
-		echo "not ok - dkms build $pkg for $KERNEL_RELEASE"
-		sed 's/^/# /' "$work/build.log"
+		not_ok "dkms build $pkg for $KERNEL_RELEASE" "$work/build.log"
 		find "$work/tree" -name make.log -exec sed 's/^/# /' {} \;
 	fi
 done
-echo "dkms: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_end dkms

@@ -9,20 +9,7 @@ set -eu
 
 cd "$MNCOMPAT_TOP"
 checkpatch=$("$MNCOMPAT_TOP/ci/unpack-source.sh" 6.12)/scripts/checkpatch.pl
-passed=0 failed=0
-
-check() {
-	what=$1
-	shift
-	if out=$("$@" 2>&1); then
-		passed=$((passed + 1))
-		echo "ok - $what"
-	else
-		failed=$((failed + 1))
-		echo "not ok - $what"
-		echo "$out" | sed 's/^/# /'
-	fi
-}
+. "$MNCOMPAT_TOP/ci/tap.sh"
 
 scripts=$(git ls-files '*.sh' ci/guest/init .ci/run)
 # shellcheck disable=SC2086
@@ -33,5 +20,4 @@ for f in $c_files; do
 	check "checkpatch $f" perl "$checkpatch" --no-tree -f --terse --quiet \
 		--ignore FILE_PATH_CHANGES "$f"
 done
-echo "style: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_end style

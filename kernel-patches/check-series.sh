@@ -39,15 +39,13 @@ fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/check-series.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
-passed=0 failed=0
+. "$here/../ci/tap.sh"
 
 result() { # result STATUS NAME [DETAIL]
 	if [ "$1" = 0 ]; then
-		passed=$((passed + 1))
-		echo "ok - $2"
+		ok "$2"
 	else
-		failed=$((failed + 1))
-		echo "not ok - $2${3:+: $3}"
+		not_ok "$2${3:+: $3}"
 	fi
 }
 
@@ -139,5 +137,4 @@ for name in "$@"; do
 	done
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_end kernel-patches

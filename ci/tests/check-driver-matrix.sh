@@ -24,17 +24,14 @@ base=${MNCOMPAT_OUT:-$MNCOMPAT_TOP/out}/driver-matrix-tests
 rm -rf "$base"
 mkdir -p "$base"
 base=$(cd "$base" && pwd)
-n=0 passed=0 failed=0
+. "$MNCOMPAT_TOP/ci/tap.sh"
 
+# result ok|fail WHAT [LOG]
 result() {
-	n=$((n + 1))
 	if [ "$1" = ok ]; then
-		passed=$((passed + 1))
-		echo "ok $n - $2"
+		ok "$2"
 	else
-		failed=$((failed + 1))
-		echo "not ok $n - $2"
-		[ -z "${3:-}" ] || sed 's/^/# /' "$3"
+		not_ok "$2" "${3:-}"
 	fi
 }
 
@@ -172,5 +169,4 @@ else
 fi
 
 echo "driver-matrix wall time: $(($(date +%s) - start))s"
-echo "driver-matrix: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_end driver-matrix

@@ -27,20 +27,7 @@ expectations=$top/ci/expectations
 kunit=$("$top/ci/unpack-source.sh" 6.12)/tools/testing/kunit/kunit.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-
-check() {
-	what=$1
-	shift
-	if out=$("$@" 2>&1); then
-		passed=$((passed + 1))
-		echo "ok - $what"
-	else
-		failed=$((failed + 1))
-		echo "not ok - $what"
-		echo "$out" | sed 's/^/# /'
-	fi
-}
+. "$top/ci/tap.sh"
 
 # fails CMD...: succeed when CMD fails (a check must see a broken file).
 fails() {
@@ -104,5 +91,4 @@ check "self-check: a blank screenshot fails" \
 check "per-kernel runs + ci/merge-results.sh = one run" \
 	"$tests/check-merge.sh" "$tmp/merge"
 
-echo "reports: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_end reports

@@ -13,7 +13,7 @@
 # headers tree given (or MNCOMPAT_FAKE_BASE, or else the deb-6.1 kernel of
 # ci/prepare-kernel.sh, fetched if needed), then sparse, checkpatch
 # and the shell linter.  Prints one "ok"/"not ok" line per check and ends with
-# "N passed, M failed"; exits non-zero if anything failed.
+# "compat: N passed, M failed"; exits non-zero if anything failed.
 #
 # Environment: MNCOMPAT_FAKE_BASE, CHECKPATCH (path to checkpatch.pl),
 # MNCOMPAT_CACHE (default /var/cache/mncompat, to find checkpatch.pl),
@@ -32,31 +32,9 @@ else
 	trap 'exit 1' HUP INT TERM
 fi
 
-n=0
-passed=0
-failed=0
-ok() {
-	n=$((n + 1))
-	passed=$((passed + 1))
-	echo "ok $n - $*"
-}
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $*"
-}
+. "$compat/../ci/tap.sh"
 note() {
 	echo "# $*"
-}
-# check DESCRIPTION COMMAND...: one line for the command's exit status.
-check() {
-	desc=$1
-	shift
-	if "$@"; then
-		ok "$desc"
-	else
-		not_ok "$desc"
-	fi
 }
 
 # has CONFIG_DIR FEATURE: is MNCOMPAT_HAVE_FEATURE defined there?
@@ -444,5 +422,4 @@ for src in "$compat"/probes/*.c; do
 	echo "$line"
 done
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_end compat

@@ -11,7 +11,7 @@
 #     linux-source-6.12 tree from ci/unpack-source.sh, when it is there;
 #   - convert.sh behaviour (dry run, --apply, CRLF, read-only, errors,
 #     --to, second run).
-# Prints "ok N - name" / "not ok N - name" and a last line "N passed,
+# Prints "ok N - name" / "not ok N - name" and a last line "cocci: N passed,
 # M failed"; exits 1 when anything failed.
 #
 # spec lines: "cocci FILE" (in order; repeatable), "define NAME" (-D NAME
@@ -31,35 +31,7 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mncompat-sp-tests.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-n=0
-passed=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	passed=$((passed + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	if [ -n "${2-}" ] && [ -s "$2" ]; then
-		sed -n '1,40s/^/# /p' "$2"
-	fi
-}
-
-# check NAME CMD...: one test from a command's exit status.
-check() {
-	_name=$1
-	shift
-	if "$@" >"$tmp/check.log" 2>&1; then
-		ok "$_name"
-	else
-		not_ok "$_name" "$tmp/check.log"
-	fi
-}
+. "$top/ci/tap.sh"
 
 # cocci_options FILE: the "// Options:" line, as coccicheck uses it.
 cocci_options() {
@@ -396,5 +368,4 @@ check "convert.sh reports with the real file name" \
 st=$?
 check "convert.sh without a path is a usage error" test $st -eq 2
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_end cocci
