@@ -209,14 +209,7 @@ start=$(date +%s)
 harness_failed=""
 for k in $kernels; do
 	log "kernel $k"
-	rundir=$results/$k/$name
-	if ! { "$MNCOMPAT_TOP/ci/prepare-kernel.sh" "$k" >/dev/null &&
-		"$MNCOMPAT_TOP/ci/run-suite.sh" "$k" "$suite" "$rundir"; }; then
-		harness_failed="$harness_failed $k"
-		mkdir -p "$rundir"
-		printf '%s\t%s\t%s/harness\tfail\tci/run-suite.sh failed, see the log above\n' \
-			"$k" "$name" "$name" >"$rundir/results.tsv"
-	fi
+	run_on_kernel "$k" "$results" "$suite" || harness_failed="$harness_failed $k"
 done
 
 # 5. One line per kernel, then the matrix.

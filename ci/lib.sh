@@ -52,3 +52,28 @@ run_with_progress() {
 		die "$_label failed, full log: $_log"
 	}
 }
+
+# run_on_kernel KERNEL RESULTS SUITE_FILE...: prepare KERNEL and run each
+# suite into RESULTS/KERNEL/<suite file name without .suite>. A harness
+# failure (kernel not prepared, ci/run-suite.sh failed) leaves that suite a
+# failing "harness" row instead of stopping the caller, so the other
+# kernels still run; returns 1 after one.
+run_on_kernel() {
+	_k=$1 _res=$2
+	shift 2
+	_prepared=yes _rc=0
+	"$MNCOMPAT_TOP/ci/prepare-kernel.sh" "$_k" >/dev/null || _prepared=no
+	for _s; do
+		_dir=$_res/$_k/$(basename "$_s" .suite)
+		if [ $_prepared = no ] ||
+			! "$MNCOMPAT_TOP/ci/run-suite.sh" "$_k" "$_s" "$_dir"; then
+			_rc=1
+			mkdir -p "$_dir"
+			printf '%s\t%s\t%s/harness\tfail\t%s\n' "$_k" \
+				"$(basename "$_dir")" "$(basename "$_dir")" \
+				"ci/prepare-kernel.sh or ci/run-suite.sh failed, see the log above" \
+				>"$_dir/results.tsv"
+		fi
+	done
+	return $_rc
+}

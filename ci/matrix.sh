@@ -27,14 +27,12 @@ rm -rf "$results"
 mkdir -p "$results"
 start=$(date +%s)
 
-first=""
+# Each kernel on its own: a harness failure on one (ci/lib.sh
+# run_on_kernel) is a failing row there, the others still run.
+first="" harness_failed=""
 for k in $kernels; do
 	log "kernel $k"
-	"$MNCOMPAT_TOP/ci/prepare-kernel.sh" "$k" >/dev/null
-	for s in "$@"; do
-		"$MNCOMPAT_TOP/ci/run-suite.sh" "$k" "$s" \
-			"$results/$k/$(basename "$s" .suite)"
-	done
+	run_on_kernel "$k" "$results" "$@" || harness_failed="$harness_failed $k"
 	if [ -n "$selftests" ]; then
 		# leak.suite names the kernels with kmemleak it runs on.
 		here=leak
@@ -43,8 +41,9 @@ for k in $kernels; do
 			here="$selftests leak"
 		fi
 		for s in $here; do
-			"$MNCOMPAT_TOP/ci/run-suite.sh" "$k" \
-				"$MNCOMPAT_TOP/ci/selftest/$s.suite" "$results/$k/$s"
+			run_on_kernel "$k" "$results" \
+				"$MNCOMPAT_TOP/ci/selftest/$s.suite" ||
+				harness_failed="$harness_failed $k"
 		done
 	fi
 done
@@ -70,4 +69,8 @@ rc=0
 python3 "$MNCOMPAT_TOP/ci/report.py" "$MNCOMPAT_TOP/ci/expectations" "$results" || rc=$?
 # junit.xml, matrix.html, per-kernel console.log and ktap.tap (README: Reports)
 "$MNCOMPAT_TOP/ci/write-reports.sh" "$results"
+if [ -n "$harness_failed" ]; then
+	echo "harness errors on:$harness_failed" >&2
+	rc=1
+fi
 exit "$rc"

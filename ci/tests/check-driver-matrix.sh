@@ -6,10 +6,11 @@
 # message and writes nothing; a driver that does not compile on one kernel
 # and a guest test that hangs on one kernel give a complete report (every
 # kernel has a row) judged against ci/tests/fixtures/expectations; the
-# shadow sample, converted with compat, goes green on deb-6.1, deb-6.12
-# and pre413-6.1, and converted without compat (--native) it misses the
-# migrations on pre413-6.1 (ci/tests/fixtures/expectations-native, bug
-# B2). Output: "ok N - ...", then
+# main matrix turns a suite the harness refuses into a failing row per
+# kernel; the shadow sample, converted with compat, goes green on deb-6.1,
+# deb-6.12 and pre413-6.1, and converted without compat (--native) it
+# misses the migrations on pre413-6.1 (ci/tests/fixtures/
+# expectations-native, bug B2). Output: "ok N - ...", then
 # "driver-matrix: N passed, M failed".
 set -eu
 . "$(dirname "$0")/../lib.sh"
@@ -156,6 +157,15 @@ if [ "$before" = "$(sum_tree "$shadow")" ]; then
 else
 	result fail "shadow: the driver's tree changed"
 fi
+
+# The main matrix on a suite the harness refuses: a failing harness row
+# on each kernel (ci/lib.sh run_on_kernel), not a run that stops.
+rc=0
+MNCOMPAT_OUT=$base/matrix-harness "$MNCOMPAT_TOP/ci/matrix.sh" \
+	"$fixtures/bad-directive.suite" >"$base/matrix-harness.log" 2>&1 || rc=$?
+exit_is matrix-harness 1
+has matrix-harness "harness errors on: deb-6.1 deb-6.12" "every kernel ran"
+has matrix-harness "^bad-directive/harness *fail! *fail!" "a harness row per kernel"
 
 # Bad input after a good run: the previous results and build area stay.
 before=$(sum_tree "$base/shadow")
