@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # mncompat front door. KERNELS=deb-6.1,src-6.12 limits the kernels;
 # MNCOMPAT_CACHE (default /var/cache/mncompat) is where kernels live.
-# make matrix DRIVER=dir [TESTS=file-or-dir]: your own driver instead of
-# the samples (ci/driver-matrix.sh).
+# make matrix DRIVER=dir [TESTS=file-or-dir] [CONVERT=compat|native|atomic]:
+# your own driver instead of the samples (ci/driver-matrix.sh; CONVERT picks
+# how semantic-patches/convert.sh converts it, default compat).
 
 SUITES := $(wildcard drivers-sample/*/*.suite)
 export KERNELS MNCOMPAT_CACHE MNCOMPAT_OUT
@@ -19,7 +20,7 @@ kernels: setup
 
 matrix: setup
 ifdef DRIVER
-	ci/driver-matrix.sh $(DRIVER) $(TESTS)
+	ci/driver-matrix.sh $(if $(CONVERT),--$(CONVERT)) $(DRIVER) $(TESTS)
 else
 	ci/matrix.sh $(SUITES)
 endif

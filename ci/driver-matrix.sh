@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Usage: ci/driver-matrix.sh [--timeout S] [--expect FILE]
-#                            [--native | --atomic] DRIVER [TESTS]
+#                            [--compat | --native | --atomic] DRIVER [TESTS]
 # (`make matrix DRIVER=... [TESTS=...]`.) Run an out-of-tree driver through
 # the matrix on the kernels of $KERNELS (default: all of ci/kernels.list):
 #
@@ -29,6 +29,7 @@
 # the module and checks the console for splats.
 # --timeout S: kill a guest after S seconds (default 300).
 # --expect FILE: judge with FILE instead of ci/expectations (same format).
+# --compat (the default): convert.sh --compat, as in step 2.
 # --native: convert.sh without --compat: the newest API as upstream has
 #   it, no compat header; such a driver misses invalidations on kernels
 #   that still call invalidate_page (before 4.13).
@@ -37,7 +38,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: ci/driver-matrix.sh [--timeout S] [--expect FILE] [--native | --atomic] DRIVER [TESTS]" >&2
+	echo "usage: ci/driver-matrix.sh [--timeout S] [--expect FILE] [--compat | --native | --atomic] DRIVER [TESTS]" >&2
 	exit 2
 }
 
@@ -53,6 +54,10 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] || usage
 		expect=$2
 		shift 2
+		;;
+	--compat)
+		mode=--compat
+		shift
 		;;
 	--native)
 		mode=""
