@@ -39,7 +39,8 @@ virtual compat
 import re
 import sys
 mode = ['report']
-made = set()
+made = {}
+declared = set()
 
 def note(p, msg):
     msg = "[4.13] " + msg
@@ -363,7 +364,7 @@ coccinelle.nr = cocci.make_ident(new_name(fn, 'range'))
 p << only.p;
 fn << only.fn;
 @@
-made.add((p[0].file, new_name(fn, 'range')))
+made.setdefault((p[0].file, new_name(fn, 'range')), int(p[0].line))
 
 @only_start_loop depends on patch && !atomic && !compat && (!only_parsed || only_uses_addr)@
 identifier only.ops, only.fn, only_names.ns;
@@ -500,21 +501,28 @@ struct mmu_notifier_ops ops = {
 +	.invalidate_range = nr,
 };
 
+// ng: the wrapper to generate here; nf: one to declare here because it
+// is generated further down (before a later invalidate_page-only table).
+// A name no table refers to stands for "none": keep_gen or keep_fwd then
+// do nothing (cocci.include_match(False) here would also stop
+// drop_generated_proto below).
 @script:python keep_new depends on patch@
 p << keep.p;
 fn << keep.fn;
 nr << keep_names.nr;
 ng;
+nf;
 @@
 key = (p[0].file, str(nr))
-if key in made:
-    # Already generated: a name no table refers to, so keep_gen does
-    # nothing (cocci.include_match(False) here would also stop
-    # drop_generated_proto below).
-    coccinelle.ng = cocci.make_ident(str(nr) + '__mncompat_made')
-else:
-    made.add(key)
+none = str(nr) + '__mncompat_none'
+coccinelle.ng = cocci.make_ident(none)
+coccinelle.nf = cocci.make_ident(none)
+if key not in made:
+    made[key] = int(p[0].line)
     coccinelle.ng = cocci.make_ident(str(nr))
+elif made[key] > int(p[0].line) and key not in declared:
+    declared.add(key)
+    coccinelle.nf = cocci.make_ident(str(nr))
 
 @keep_gen depends on patch@
 identifier keep.ops, keep.fn, keep_new.ng;
@@ -556,6 +564,15 @@ identifier keep_new.ng;
 type T;
 @@
 - T ng(...);
+
+@keep_fwd depends on patch@
+identifier keep.ops, keep_new.nf;
+@@
++static void nf(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
+ struct mmu_notifier_ops ops = {
+	.invalidate_range = nf,
+ };
 
 @script:python depends on patch && !atomic && !compat@
 p << only.p;
