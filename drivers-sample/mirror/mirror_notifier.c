@@ -7,7 +7,12 @@
  * secondary-TLB hook, as an IOMMU/SVA driver would: it runs under the
  * page-table lock right after the CPU page table changed, and a fault then
  * relies on the sequence count alone.
+ *
+ * MIRROR_BENCH_SLOW_COMPAT=1 (with MIRROR_BENCH=1, a test knob) makes every
+ * range_start of this glue spin 10 us: the benchmark must then call the
+ * compat glue too slow (mirror-bench-slow.suite).
  */
+#include <linux/delay.h>
 #include <mncompat/mmu_notifier.h>
 
 #include "mirror.h"
@@ -15,10 +20,15 @@
 #ifndef MIRROR_TLB_ONLY
 #define MIRROR_TLB_ONLY 0
 #endif
+#ifndef MIRROR_BENCH_SLOW_COMPAT
+#define MIRROR_BENCH_SLOW_COMPAT 0
+#endif
 
 static int mirror_invalidate_range_start(struct mmu_notifier *mn,
 					 const struct mmu_notifier_range *range)
 {
+	if (MIRROR_BENCH_SLOW_COMPAT)
+		udelay(10);
 	mirror_invalidate_begin(to_mirror(mn), range->start, range->end);
 	return 0;
 }
