@@ -32,7 +32,7 @@ start=$(date +%s)
 first="" harness_failed=""
 for k in $kernels; do
 	log "kernel $k"
-	run_on_kernel "$k" "$results" "$@" || harness_failed="$harness_failed $k"
+	here=""
 	if [ -n "$selftests" ]; then
 		# leak.suite names the kernels with kmemleak it runs on.
 		here=leak
@@ -40,11 +40,16 @@ for k in $kernels; do
 			first=$k
 			here="$selftests leak"
 		fi
+	fi
+	# One run_on_kernel (one kernel preparation) for the suites and the
+	# self-tests; the subshell keeps "$@" as given for the next kernel.
+	if ! (
 		for s in $here; do
-			run_on_kernel "$k" "$results" \
-				"$MNCOMPAT_TOP/ci/selftest/$s.suite" ||
-				harness_failed="$harness_failed $k"
+			set -- "$@" "$MNCOMPAT_TOP/ci/selftest/$s.suite"
 		done
+		run_on_kernel "$k" "$results" "$@"
+	); then
+		harness_failed="$harness_failed $k"
 	fi
 done
 
