@@ -17,15 +17,20 @@ mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
 # Copy the module's own files, not its tests/ or other samples.
 find "$moddir" -maxdepth 1 -type f -exec cp {} "$outdir/" \;
-# Probe the kernel once for compat/ (MNCOMPAT_CONFIG may name a shared dir).
+# Probe the kernel once for compat/ (MNCOMPAT_CONFIG may name a dir shared
+# by the suites of a kernel, which may build at the same time).
 config=${MNCOMPAT_CONFIG:-$outdir/compat}
-if [ ! -r "$config/mncompat_config.h" ]; then
-	"$MNCOMPAT_TOP/compat/configure.sh" "$KDIR" "$config" \
-		>"$outdir/configure.log" 2>&1 || {
-		cat "$outdir/configure.log" >&2
-		die "compat probes failed for $KERNEL_NAME"
-	}
-fi
+mkdir -p "$(dirname "$config")"
+(
+	flock 9
+	if [ ! -r "$config/mncompat_config.h" ]; then
+		"$MNCOMPAT_TOP/compat/configure.sh" "$KDIR" "$config" \
+			>"$outdir/configure.log" 2>&1 || {
+			cat "$outdir/configure.log" >&2
+			die "compat probes failed for $KERNEL_NAME"
+		}
+	fi
+) 9>"$config.lock"
 make -C "$KDIR" M="$outdir" W=1 C=1 -j"$JOBS" \
 	MNCOMPAT_INCLUDE="$MNCOMPAT_TOP/compat/include" MNCOMPAT_CONFIG="$config" \
 	"$@" modules >"$outdir/build.log" 2>&1 || {

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/build-src-kernel.sh NAME
+# Usage: ci/build-src-kernel.sh NAME SERIES FRAGMENTS PATCHES
+#        (ci/prepare-kernel.sh runs it with the fields of the row)
 # Unpack linux-source-SERIES, apply the row's kernel-patches series, build it
 # with tinyconfig + the row's fragments, and write the kernel's env file.
 # A build is cached under a key of (package version, fragments, patches);
@@ -8,11 +9,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-name=$1
-# shellcheck disable=SC2046
-set -- $(kernel_line "$name")
-kind=$2 series=$3 fragments=$4 patches=$5
-[ "$kind" = src ] || die "$name is not a source-built kernel"
+[ $# -eq 4 ] || die "usage: build-src-kernel.sh NAME SERIES FRAGMENTS PATCHES"
+name=$1 series=$2 fragments=$3 patches=$4
 
 pkg=linux-source-$series
 tarball=/usr/src/$pkg.tar.xz

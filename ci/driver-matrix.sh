@@ -11,10 +11,11 @@
 #      add compat's include path to its Kbuild (or Makefile): convert.report,
 #      convert.patch (diff of the copy before and after);
 #   3. build the guest tests once (NAME/tests/) and write NAME/NAME.suite;
-#   4. run the suite on every kernel with ci/run-suite.sh, results in
-#      $MNCOMPAT_OUT/results/KERNEL/NAME/ (the previous results go);
-#   5. print one line per kernel and the matrix (ci/report.py), and exit 1
-#      on any unexpected result.
+#   4. run the suite on every kernel with the matrix runner (ci/matrix.sh),
+#      results in $MNCOMPAT_OUT/results/KERNEL/NAME/ (the previous results
+#      go): one line per kernel, the text report, the report files
+#      (junit.xml, matrix.html, KERNEL/ktap.tap), exit 1 on any unexpected
+#      result.
 #
 # DRIVER: a directory named after its module (its Kbuild or Makefile has
 # obj-m += NAME.o); its top-level files are the module's sources. It may
@@ -106,9 +107,8 @@ esac
 expect=$(cd "$(dirname "$expect")" && pwd)/$(basename "$expect")
 kernels=$(selected_kernels)
 [ -n "$(echo "$kernels" | tr -d ' ')" ] || die "KERNELS selects no kernel"
-for k in $kernels; do
-	kernel_line "$k" >/dev/null
-done
+# shellcheck disable=SC2086
+check_kernels $kernels
 
 # The test list: "c FILE" or "exec FILE" lines; names must not clash.
 test_list=""
@@ -206,42 +206,9 @@ suite=$area/$name.suite
 } >"$suite"
 log "driver $name: $(grep -c '\] converted' "$area/convert.report" || true) conversions, $(grep -c '\] review' "$area/convert.report" || true) items to review: $area/convert.report"
 
-# 4. Every kernel, each on its own: one that fails does not stop the rest.
-results=$out/results
-rm -rf "$results"
-mkdir -p "$results"
-start=$(date +%s)
-harness_failed=""
-for k in $kernels; do
-	log "kernel $k"
-	run_on_kernel "$k" "$results" "$suite" || harness_failed="$harness_failed $k"
-done
-
-# 5. One line per kernel, then the matrix.
-echo
-echo "driver $name on $(echo "$kernels" | wc -w) kernel(s) in $(($(date +%s) - start))s:"
-for k in $kernels; do
-	rundir=$results/$k/$name
-	tsv=$rundir/results.tsv
-	build=$(awk -F '\t' '$3 ~ /\/build:/ && $4 == "fail" { print $5; exit }' "$tsv")
-	if [ -n "$build" ]; then
-		echo "  $k: build failed: $build"
-	elif awk -F '\t' '$3 ~ /\/harness$/ { f = 1 } END { exit !f }' "$tsv"; then
-		echo "  $k: harness error"
-	elif [ "$(cat "$rundir/status" 2>/dev/null)" = timeout ]; then
-		echo "  $k: timeout after ${timeout_s}s in $(awk -F '\t' '$4 == "timeout" && $5 == "never finished" { print $3; exit }' "$tsv")"
-	else
-		echo "  $k: $(awk -F '\t' '$4 == "pass" { p++ } $4 != "pass" { f++ }
-			END { printf "%d pass, %d not pass", p, f }' "$tsv") ($(cat "$rundir/boot-seconds" 2>/dev/null || echo '?')s boot)"
-	fi
-done
+# 4. The matrix runner: every kernel, each on its own (one that fails does
+# not stop the rest), results in $MNCOMPAT_OUT/results/KERNEL/NAME/ (the
+# previous results go), one line per kernel, the report and its files.
 echo "conversion report: $area/convert.report"
 echo "conversion patch:  $area/convert.patch"
-echo
-status=0
-python3 "$MNCOMPAT_TOP/ci/report.py" "$expect" "$results" || status=1
-[ -z "$harness_failed" ] || {
-	echo "harness errors on:$harness_failed" >&2
-	status=1
-}
-exit "$status"
+MNCOMPAT_OUT=$out exec "$MNCOMPAT_TOP/ci/matrix.sh" --expect "$expect" "$suite"

@@ -1,17 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/get-deb-kernel.sh NAME
+# Usage: ci/get-deb-kernel.sh NAME SERIES   (ci/prepare-kernel.sh runs it)
 # Resolve the newest Debian kernel ABI of the row's series through the meta
 # packages, install its headers (kbuild needs them in place) and unpack the
 # unsigned image into the cache, never into /boot. Writes the env file.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-name=$1
-# shellcheck disable=SC2046
-set -- $(kernel_line "$name")
-kind=$2 series=$3
-[ "$kind" = deb ] || die "$name is not a Debian binary kernel"
+[ $# -eq 2 ] || die "usage: get-deb-kernel.sh NAME SERIES"
+name=$1 series=$2
 
 # depends_on META PREFIX: the dependency of META whose name starts PREFIX.
 depends_on() {

@@ -22,6 +22,15 @@ kernel_line() {
 		"$KERNELS_LIST" || die "kernel '$1' is not in $KERNELS_LIST"
 }
 
+# check_kernels NAME...: fail unless every NAME is a row of the matrix.
+check_kernels() {
+	_missing=$(awk -v want="$*" '$1 !~ /^#/ && NF { have[$1] = 1 }
+		END { n = split(want, w, " ")
+			for (i = 1; i <= n; i++) if (!(w[i] in have)) { print w[i]; exit } }' \
+		"$KERNELS_LIST")
+	[ -z "$_missing" ] || die "kernel '$_missing' is not in $KERNELS_LIST"
+}
+
 # kernel_names: every kernel in the matrix, in order.
 kernel_names() {
 	awk '$1 !~ /^#/ && NF { print $1 }' "$KERNELS_LIST"
@@ -53,27 +62,43 @@ run_with_progress() {
 	}
 }
 
-# run_on_kernel KERNEL RESULTS SUITE_FILE...: prepare KERNEL and run each
-# suite into RESULTS/KERNEL/<suite file name without .suite>. A harness
-# failure (kernel not prepared, ci/run-suite.sh failed) leaves that suite a
-# failing "harness" row instead of stopping the caller, so the other
-# kernels still run; returns 1 after one.
-run_on_kernel() {
-	_k=$1 _res=$2
+# suite_runs_on SUITE_FILE KERNEL: does the suite's "kernels" line (none:
+# every kernel) name KERNEL?
+suite_runs_on() {
+	awk -v k="$2" '$1 == "kernels" { limited = 1; for (i = 2; i <= NF; i++) if ($i == k) found = 1 }
+		END { exit limited && !found }' "$1"
+}
+
+# once_per_run KEY OUT CMD...: run CMD, which fills the directory OUT, once
+# per matrix run for KEY. With $MNCOMPAT_RUN_CACHE set (ci/matrix.sh sets
+# it to a folder of the run), a later call with the same KEY, from any
+# cell, waits for the first and gets a copy of its OUT, its stderr and its
+# exit status; unset, CMD just runs. Nothing is kept between runs.
+once_per_run() {
+	_key=$1 _out=$2
 	shift 2
-	_prepared=yes _rc=0
-	"$MNCOMPAT_TOP/ci/prepare-kernel.sh" "$_k" >/dev/null || _prepared=no
-	for _s; do
-		_dir=$_res/$_k/$(basename "$_s" .suite)
-		if [ $_prepared = no ] ||
-			! "$MNCOMPAT_TOP/ci/run-suite.sh" "$_k" "$_s" "$_dir"; then
-			_rc=1
-			mkdir -p "$_dir"
-			printf '%s\t%s\t%s/harness\tfail\t%s\n' "$_k" \
-				"$(basename "$_dir")" "$(basename "$_dir")" \
-				"ci/prepare-kernel.sh or ci/run-suite.sh failed, see the log above" \
-				>"$_dir/results.tsv"
+	if [ -z "${MNCOMPAT_RUN_CACHE:-}" ]; then
+		"$@"
+		return
+	fi
+	mkdir -p "$MNCOMPAT_RUN_CACHE"
+	_entry=$MNCOMPAT_RUN_CACHE/$_key
+	(
+		flock 9
+		if [ ! -e "$_entry/status" ]; then
+			rm -rf "$_entry"
+			mkdir -p "$_entry"
+			_rc=0
+			"$@" 2>"$_entry/stderr" || _rc=$?
+			rm -rf "$_entry/out"
+			cp -R "$_out" "$_entry/out" 2>/dev/null || mkdir -p "$_entry/out"
+			echo "$_rc" >"$_entry/status"
+		else
+			rm -rf "$_out"
+			mkdir -p "$(dirname "$_out")"
+			cp -R "$_entry/out" "$_out"
 		fi
-	done
-	return $_rc
+	) 9>"$_entry.lock"
+	cat "$_entry/stderr" >&2
+	return "$(cat "$_entry/status")"
 }

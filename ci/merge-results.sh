@@ -3,9 +3,8 @@
 # Usage: ci/merge-results.sh OUT RESULTS_DIR...
 # Combine the results dirs of per-kernel matrix runs (one CI job per
 # kernel, each with KERNELS=<one>) into OUT: copy every kernel folder, then
-# print the text matrix (ci/report.py) and regenerate junit.xml,
-# matrix.html, console.log and ktap.tap (ci/write-reports.sh) over all of
-# them. OUT must not exist; it appears whole or not at all. A kernel found
+# print the text report and write junit.xml, matrix.html, console.log and
+# ktap.tap (ci/report.py) over all of them. OUT must not exist; it appears whole or not at all. A kernel found
 # in two inputs is an error. Exits like ci/report.py: 1 on any unexpected
 # result.
 set -eu
@@ -37,7 +36,6 @@ done
 rc=0
 python3 "$MNCOMPAT_TOP/ci/report.py" \
 	"${EXPECTATIONS:-$MNCOMPAT_TOP/ci/expectations}" "$tmp" || rc=$?
-"$MNCOMPAT_TOP/ci/write-reports.sh" "$tmp"
 mv "$tmp" "$out"
 trap - EXIT
 exit "$rc"

@@ -28,6 +28,7 @@ RESULT = re.compile(r"^(not )?ok \d+(?: -)? ?(.*?)(?:\s+#\s*(SKIP|skip)\b.*)?$")
 STEP = re.compile(r"^step\s+(\S+)")
 BEGIN = "# mncompat-begin "
 END = "# mncompat-end "
+UPTIME = "# mncompat-uptime "
 
 
 def read(path):
@@ -113,6 +114,18 @@ def parse(rundir):
     return rows
 
 
+def test_seconds(ktap):
+    """Guest seconds from init's first uptime stamp to its last, or None."""
+    stamps = []
+    for line in ktap.replace("\r", "").splitlines():
+        if line.startswith(UPTIME):
+            try:
+                stamps.append(float(line[len(UPTIME):]))
+            except ValueError:
+                pass
+    return stamps[-1] - stamps[0] if len(stamps) >= 2 else None
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__.strip().splitlines()[2])
@@ -123,6 +136,10 @@ def main():
             detail = detail.replace("\t", " ")[:200]
             f.write(f"{kernel}\t{suite}\t{suite}/{test}\t{result}\t{detail}\n")
     os.replace(out + ".tmp", out)
+    seconds = test_seconds(read(os.path.join(rundir, "ktap.log")))
+    if seconds is not None:
+        with open(os.path.join(rundir, "test-seconds"), "w") as f:
+            f.write(f"{seconds:.3f}\n")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 # Usage: ci/prepare-kernel.sh [NAME...]
 # Make each kernel NAME of the matrix ready (download or build, cached) and
 # print its env file, one a line. No NAME: the kernels of $KERNELS (default:
-# all of ci/kernels.list).
+# all of ci/kernels.list). The env file is the kernel's handle: every later
+# step (ci/run-suite.sh, ci/build-module.sh, ci/boot.sh) takes it. This is
+# the one place that reads a kernel's ci/kernels.list row.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -14,8 +16,8 @@ for name in "$@"; do
 	# shellcheck disable=SC2086
 	set -- $line
 	case $2 in
-	deb) "$MNCOMPAT_TOP/ci/get-deb-kernel.sh" "$name" ;;
-	src) "$MNCOMPAT_TOP/ci/build-src-kernel.sh" "$name" ;;
+	deb) "$MNCOMPAT_TOP/ci/get-deb-kernel.sh" "$name" "$3" ;;
+	src) "$MNCOMPAT_TOP/ci/build-src-kernel.sh" "$name" "$3" "$4" "$5" ;;
 	*) die "$name: unknown kernel kind '$2' in $KERNELS_LIST" ;;
 	esac
 done

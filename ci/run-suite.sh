@@ -1,8 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/run-suite.sh KERNEL SUITE_FILE RESULTS_DIR
-# Build a suite's modules against KERNEL and its guest tests, boot KERNEL
-# with them and write RESULTS_DIR/results.tsv.
+# Usage: ci/run-suite.sh ENV_FILE SUITE_FILE RESULTS_DIR
+# Build a suite's modules against the kernel of ENV_FILE (the handle
+# ci/prepare-kernel.sh prints) and its guest tests, boot the kernel with
+# them and write RESULTS_DIR/results.tsv. RESULTS_DIR/build-seconds gets the
+# seconds the builds took, boot-seconds those of the guest run and
+# test-seconds the guest's own time from its init to the end of the plan.
+# Within a matrix run ($MNCOMPAT_RUN_CACHE, ci/lib.sh once_per_run) a
+# module is built once per kernel and build options, converted once, and a
+# guest test built once, whichever suites use them.
 #
 # A suite file has one directive per line (paths relative to the repo top,
 # or absolute):
@@ -26,20 +32,17 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-kernel=$1 suite_file=$2 rundir=$3
+[ $# -eq 3 ] || die "usage: run-suite.sh ENV_FILE SUITE_FILE RESULTS_DIR"
+env_file=$1 suite_file=$2 rundir=$3
 suite=$(basename "$suite_file" .suite)
-env_file=$MNCOMPAT_CACHE/kernels/$kernel.env
-[ -r "$env_file" ] || die "kernel $kernel is not prepared ($env_file)"
+[ -r "$env_file" ] || die "no kernel env file $env_file (ci/prepare-kernel.sh)"
 # shellcheck disable=SC1090
 . "$env_file"
+kernel=$KERNEL_NAME
 [ -r "$suite_file" ] || die "no suite file $suite_file"
-
-only=$(awk '$1 == "kernels" { $1 = ""; print }' "$suite_file")
-if [ -n "$only" ]; then
-	case " $only " in
-	*" $kernel "*) ;;
-	*) exit 0 ;;
-	esac
+if ! suite_runs_on "$suite_file" "$kernel"; then
+	log "$kernel/$suite: not for this kernel (its kernels line)"
+	exit 0
 fi
 
 rm -rf "$rundir"
@@ -51,6 +54,31 @@ staging=$rundir/staging
 mkdir -p "$staging/modules" "$staging/tests"
 : >"$staging/plan"
 timeout_s=300 modules="" build_failed="" qemu_args="" append=""
+
+# convert_module DIR OUT: OUT/NAME is DIR converted by semantic-patches/
+# convert.sh --apply, OUT/report its report.
+convert_module() {
+	rm -rf "$2"
+	mkdir -p "$2"
+	cp -r "$1" "$2/$(basename "$1")"
+	"$MNCOMPAT_TOP/semantic-patches/convert.sh" "$2/$(basename "$1")" \
+		--apply >"$2/report" 2>&1
+}
+
+# tree_sum DIR...: a digest of stdin and of the files under each DIR
+# (names relative to DIR, and contents): the key of a build that reads only
+# them.
+tree_sum() {
+	{
+		cat
+		for _d; do
+			(cd "$_d" && find . -type f | LC_ALL=C sort | while read -r f; do
+				echo "$f"
+				cat "$f"
+			done)
+		done
+	} | sha256sum | cut -c1-16
+}
 
 # top_path PATH: PATH as is when absolute, else relative to the repo top.
 top_path() {
@@ -89,15 +117,18 @@ while read -r directive arg; do
 		shift
 		name=$(basename "$dir")
 		if [ "$directive" = converted-module ]; then
-			rm -rf "$rundir/convert/$name"
-			mkdir -p "$rundir/convert"
-			cp -r "$dir" "$rundir/convert/$name"
+			once_per_run "convert-$name-$(tree_sum "$dir" \
+				"$MNCOMPAT_TOP/semantic-patches" </dev/null)" \
+				"$rundir/convert" \
+				convert_module "$dir" "$rundir/convert" ||
+				die "converting $1 failed: $rundir/convert/report"
+			cp "$rundir/convert/report" "$rundir/convert-$name.report"
 			dir=$rundir/convert/$name
-			"$MNCOMPAT_TOP/semantic-patches/convert.sh" "$dir" --apply \
-				>"$rundir/convert-$name.report" 2>&1 ||
-				die "converting $1 failed: $rundir/convert-$name.report"
 		fi
-		if "$MNCOMPAT_TOP/ci/build-module.sh" "$env_file" \
+		if once_per_run "module-$kernel-$name-$(echo "$@" |
+			cat - "$env_file" | tree_sum "$dir" "$MNCOMPAT_TOP/compat")" \
+			"$rundir/build/$name" \
+			"$MNCOMPAT_TOP/ci/build-module.sh" "$env_file" \
 			"$dir" "$rundir/build/$name" "$@" \
 			2>"$rundir/build-$name.err"; then
 			cp "$rundir/build/$name/$name.ko" "$staging/modules/"
@@ -112,8 +143,13 @@ while read -r directive arg; do
 		;;
 	test)
 		name=$(basename "$arg" .c)
-		"$MNCOMPAT_TOP/ci/build-guest-test.sh" "$(top_path "$arg")" \
-			"$staging/tests/$name"
+		src=$(top_path "$arg")
+		once_per_run "test-$name-$(tree_sum "$(dirname "$src")" \
+			"$(dirname "$(dirname "$src")")" </dev/null)" "$rundir/test-$name" \
+			"$MNCOMPAT_TOP/ci/build-guest-test.sh" "$src" \
+			"$rundir/test-$name/$name"
+		mv "$rundir/test-$name/$name" "$staging/tests/$name"
+		rmdir "$rundir/test-$name"
 		echo "step $name /tests/$name" >>"$staging/plan"
 		;;
 	exec)

@@ -32,15 +32,19 @@ part style "$MNCOMPAT_TOP/ci/check-style.sh"
 part cocci "$MNCOMPAT_TOP/semantic-patches/tests/run.sh"
 part kernel-patches "$MNCOMPAT_TOP/kernel-patches/check-series.sh" \
 	"$("$MNCOMPAT_TOP/ci/unpack-source.sh" 6.1)"
+# The matrix prepares the kernels (ci/matrix.sh); the later parts take
+# their handles, prepared by then.
+# shellcheck disable=SC2046
+part matrix "$MNCOMPAT_TOP/ci/matrix.sh" --selftests $(ls drivers-sample/*/*.suite)
 env_files=$("$MNCOMPAT_TOP/ci/prepare-kernel.sh")
 # shellcheck disable=SC2086
 part compat "$MNCOMPAT_TOP/compat/tests/run.sh" $env_files
 # shellcheck disable=SC2086
 part dkms "$MNCOMPAT_TOP/ci/check-dkms.sh" $env_files
-# shellcheck disable=SC2046
-part matrix "$MNCOMPAT_TOP/ci/matrix.sh" --selftests $(ls drivers-sample/*/*.suite)
-part reports "$MNCOMPAT_TOP/ci/tests/check-reports.sh" "$out/results"
 part driver-matrix "$MNCOMPAT_TOP/ci/tests/check-driver-matrix.sh"
+# The report files of the main matrix and of a driver front end run.
+part reports "$MNCOMPAT_TOP/ci/tests/check-reports.sh" "$out/results" \
+	"$out/driver-matrix-tests/shadow/results"
 
 echo
 cat "$summary"

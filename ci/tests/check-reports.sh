@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/tests/check-reports.sh RESULTS_DIR
-# The "reports" part of ci/test.sh: check the report files of a matrix run
-# against its results.tsv rows (README "Reports"):
+# Usage: ci/tests/check-reports.sh RESULTS_DIR...
+# The "reports" part of ci/test.sh: check the report files of matrix runs
+# (ci/test.sh gives the main matrix's and a driver front end run's) against
+# their results.tsv rows (README "Reports"):
 #   - every <kernel>/ktap.tap goes through the kernel's kunit.py parse
 #   - junit.xml is well-formed and its counts and verdicts match
 #   - matrix.html, rendered by headless chromium: the DOM has every kernel
@@ -19,9 +20,10 @@ die() {
 	exit 1
 }
 
-[ $# -eq 1 ] || die "usage: check-reports.sh RESULTS_DIR"
-results=$1
-[ -d "$results" ] || die "no results directory $results"
+[ $# -ge 1 ] || die "usage: check-reports.sh RESULTS_DIR..."
+for results; do
+	[ -d "$results" ] || die "no results directory $results"
+done
 tests=$top/ci/tests
 expectations=$top/ci/expectations
 kunit=$("$top/ci/unpack-source.sh" 6.12)/tools/testing/kunit/kunit.py
@@ -40,33 +42,48 @@ browser() {
 		--user-data-dir="$tmp/chromium" "$@" 2>>"$tmp/chromium.log"
 }
 
-kernels=""
-for kdir in "$results"/*; do
-	ls "$kdir"/*/results.tsv >/dev/null 2>&1 &&
-		kernels="$kernels $(basename "$kdir")"
-done
-[ -n "$kernels" ] || die "no kernel results under $results"
-for k in $kernels; do
-	check "kunit.py parse $k/ktap.tap" \
-		python3 "$tests/check_ktap.py" "$kunit" "$expectations" "$results" "$k"
-done
-check "junit.xml matches results.tsv" \
-	python3 "$tests/check_junit.py" "$expectations" "$results"
+# kernels_of RESULTS_DIR: the kernels with suite results there.
+kernels_of() {
+	for kdir in "$1"/*; do
+		ls "$kdir"/*/results.tsv >/dev/null 2>&1 &&
+			basename "$kdir"
+	done
+	return 0
+}
 
-page="file://$(cd "$results" && pwd)/matrix.html"
-browser --dump-dom "$page" >"$tmp/dom.html" || true
-[ -s "$tmp/dom.html" ] ||
-	echo "# chromium gave no DOM: $(tail -n 3 "$tmp/chromium.log" 2>&1)"
-check "matrix.html DOM (chromium --dump-dom) matches results.tsv" \
-	python3 "$tests/check_html.py" "$expectations" "$results" "$tmp/dom.html"
-browser --screenshot="$tmp/matrix.png" --window-size=1280,1600 "$page" \
-	>/dev/null || true
-check "matrix.html screenshot (chromium --screenshot) is not blank" \
-	python3 "$tests/check_png.py" "$tmp/matrix.png" 1280 1600
+# check_files RESULTS_DIR DOM: the report files of one run; the DOM of
+# its matrix.html is kept in DOM.
+check_files() {
+	results=$1 dom=$2
+	kernels=$(kernels_of "$results")
+	[ -n "$kernels" ] || die "no kernel results under $results"
+	for k in $kernels; do
+		check "kunit.py parse $results/$k/ktap.tap" \
+			python3 "$tests/check_ktap.py" "$kunit" "$expectations" "$results" "$k"
+	done
+	check "$results/junit.xml matches results.tsv" \
+		python3 "$tests/check_junit.py" "$expectations" "$results"
+	page="file://$(cd "$results" && pwd)/matrix.html"
+	browser --dump-dom "$page" >"$dom" || true
+	[ -s "$dom" ] ||
+		echo "# chromium gave no DOM: $(tail -n 3 "$tmp/chromium.log" 2>&1)"
+	check "$results/matrix.html DOM (chromium --dump-dom) matches results.tsv" \
+		python3 "$tests/check_html.py" "$expectations" "$results" "$dom"
+	browser --screenshot="$tmp/matrix.png" --window-size=1280,1600 "$page" \
+		>/dev/null || true
+	check "$results/matrix.html screenshot (chromium --screenshot) is not blank" \
+		python3 "$tests/check_png.py" "$tmp/matrix.png" 1280 1600
+}
 
-# Self-checks: broken copies must fail.
-k=${kernels# }
-k=${k%% *}
+n=0
+for results; do
+	n=$((n + 1))
+	check_files "$results" "$tmp/dom.$n.html"
+done
+# The self-checks break copies of the first run's files.
+results=$1
+k=$(kernels_of "$results" | head -n 1)
+cp "$tmp/dom.1.html" "$tmp/dom.html"
 awk '!done && /^    ok / { sub(/^    ok/, "    not ok"); done = 1 } 1' \
 	"$results/$k/ktap.tap" >"$tmp/flipped.tap"
 check "self-check: ktap.tap with one result flipped fails" \

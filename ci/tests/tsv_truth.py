@@ -2,28 +2,28 @@
 """What the report files must say, read straight from results.tsv.
 
 The checks in ci/tests/ compare each report file with these rows: one place
-for "what the results are", kept apart from the writers (ci/write_*.py).
+for "what the results are", kept apart from the writers (ci/report_*.py).
 """
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 ".."))
-import report  # noqa: E402  (ci/report.py: expectations, results.tsv)
+import results  # noqa: E402  (ci/results.py)
 
 
 def rows(expectations, results_dir):
     """(kernel, suite, test, result, want) per results.tsv row."""
-    rules = report.load_expectations(expectations)
-    found = report.load_results(results_dir)
+    rules = results.load_expectations(expectations)
+    found = results.load_rows(results_dir)
     if not found:
         sys.exit(f"error: no results.tsv rows under {results_dir}")
-    return [(k, s, t, r, report.expected(rules, k, t))
+    return [(k, s, t, r, results.expected(rules, k, t))
             for k, s, t, r, _detail in found]
 
 
 def label(result, want):
-    """The text matrix's cell text (see ci/report.py)."""
+    """The text matrix's cell text (see ci/results.py)."""
     if result != want:
         return result + "!"
     return result if want == "pass" else "x" + result

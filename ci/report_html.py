@@ -1,22 +1,18 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Write RESULTS_DIR/matrix.html: the matrix as one self-contained page.
-
-Usage: ci/write_html.py EXPECTATIONS RESULTS_DIR
+"""RESULTS_DIR/matrix.html: the matrix as one self-contained page.
 
 Tables: tests x kernels (cell text = the text matrix's label, colour by
 class: pass, xfail (expected non-pass, seen), skip, unexpected, none);
-per suite and kernel the build and boot seconds and guest status; the
+per suite and kernel the build, guest and test seconds and guest status; the
 compat macros each kernel got. Links go to RESULTS_DIR/<kernel>/console.log,
 ktap.tap and each suite's console.log (relative, so the folder can move).
 Inline CSS, no scripts.
 """
 import html
 import os
-import sys
 from urllib.parse import quote
 
-import results_cells
+import results
 
 CSS = """
 body { font-family: sans-serif; margin: 1em; }
@@ -52,10 +48,9 @@ def link(path, text):
     return f'<a href="{esc(quote(path))}">{esc(text)}</a>'
 
 
-def seconds(results_dir, kernel, suite, name):
-    text = results_cells.read_text(
-        os.path.join(results_dir, kernel, suite, name)).strip()
-    return f"{text} s" if text else "-"
+def seconds(results_dir, kernel, suite, what):
+    value = results.seconds(results_dir, kernel, suite, what)
+    return "-" if value is None else f"{value:.1f} s"
 
 
 def matrix_table(cells, kernels, tests):
@@ -83,7 +78,7 @@ def matrix_table(cells, kernels, tests):
 
 
 def steps_table(results_dir, cells, kernels):
-    suites = results_cells.ordered(c.suite for c in cells)
+    suites = results.ordered(c.suite for c in cells)
     ran = {(c.suite, c.kernel) for c in cells}
     out = ['<table id="steps">', "<tr><th>suite</th>"]
     out += [f"<th>{esc(k)}</th>" for k in kernels]
@@ -94,13 +89,14 @@ def steps_table(results_dir, cells, kernels):
             if (s, k) not in ran:
                 out.append('<td class="none">-</td>')
                 continue
-            status = results_cells.read_text(
+            status = results.read_text(
                 os.path.join(results_dir, k, s, "status")).strip() or \
                 "no boot"
             console = f"{k}/{s}/console.log"
             out.append(
-                f"<td>build {esc(seconds(results_dir, k, s, 'build-seconds'))}"
-                f", boot {esc(seconds(results_dir, k, s, 'boot-seconds'))}"
+                f"<td>build {esc(seconds(results_dir, k, s, 'build'))}"
+                f", guest {esc(seconds(results_dir, k, s, 'boot'))}"
+                f" (tests {esc(seconds(results_dir, k, s, 'test'))})"
                 f", {esc(status)} " +
                 (link(console, "console") if os.path.isfile(
                     os.path.join(results_dir, console)) else "no console") +
@@ -113,7 +109,7 @@ def steps_table(results_dir, cells, kernels):
 def compat_list(results_dir, kernels):
     out = ['<ul id="compat">']
     for k in kernels:
-        macros = results_cells.compat_macros(results_dir, k)
+        macros = results.compat_macros(results_dir, k)
         out.append(f'<li data-kernel="{esc(k)}"><b>{esc(k)}</b>: '
                    f'{esc(" ".join(macros) or "(none found)")}</li>')
     out.append("</ul>")
@@ -121,8 +117,8 @@ def compat_list(results_dir, kernels):
 
 
 def page(results_dir, cells):
-    kernels = results_cells.ordered(c.kernel for c in cells)
-    tests = results_cells.ordered(c.test for c in cells)
+    kernels = results.ordered(c.kernel for c in cells)
+    tests = results.ordered(c.test for c in cells)
     bad = sum(c.unexpected for c in cells)
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            "<title>mncompat matrix</title>", f"<style>{CSS}</style>",
@@ -135,7 +131,7 @@ def page(results_dir, cells):
            '<span style="background:#f08a80">unexpected (!)</span></p>',
            "<h2>Tests</h2>"]
     out += matrix_table(cells, kernels, tests)
-    out.append("<h2>Suites: build and boot seconds, guest status</h2>")
+    out.append("<h2>Suites: build, guest and test seconds, guest status</h2>")
     out += steps_table(results_dir, cells, kernels)
     out.append("<h2>Compat macros detected (MNCOMPAT_HAVE_*)</h2>")
     out += compat_list(results_dir, kernels)
@@ -143,14 +139,6 @@ def page(results_dir, cells):
     return "\n".join(out) + "\n"
 
 
-def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: write_html.py EXPECTATIONS RESULTS_DIR")
-    expectations, results_dir = sys.argv[1:]
-    cells = results_cells.load_cells(expectations, results_dir)
-    results_cells.write_atomic(os.path.join(results_dir, "matrix.html"),
-                               page(results_dir, cells))
-
-
-if __name__ == "__main__":
-    main()
+def write(results_dir, cells):
+    results.write_atomic(os.path.join(results_dir, "matrix.html"),
+                         page(results_dir, cells))

@@ -1,8 +1,5 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Write RESULTS_DIR/junit.xml: the matrix as JUnit XML.
-
-Usage: ci/write_junit.py EXPECTATIONS RESULTS_DIR
+"""RESULTS_DIR/junit.xml: the matrix as JUnit XML.
 
 One <testsuite name=KERNEL> per kernel, one <testcase classname=SUITE
 name=TEST> per results.tsv row (TEST as in the text matrix). The verdict is
@@ -18,10 +15,9 @@ No timings, so the same results always give the same bytes.
 """
 import os
 import re
-import sys
 import xml.etree.ElementTree as ET
 
-import results_cells
+import results
 
 
 # Characters XML 1.0 cannot hold (console splats may carry some).
@@ -52,7 +48,7 @@ def junit(cells):
                       tests=str(len(cells)),
                       failures=str(sum(c.unexpected for c in cells)),
                       errors="0")
-    for kernel in results_cells.ordered(c.kernel for c in cells):
+    for kernel in results.ordered(c.kernel for c in cells):
         mine = [c for c in cells if c.kernel == kernel]
         suite = ET.SubElement(
             root, "testsuite", name=kernel, tests=str(len(mine)),
@@ -65,14 +61,5 @@ def junit(cells):
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
-def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: write_junit.py EXPECTATIONS RESULTS_DIR")
-    expectations, results_dir = sys.argv[1:]
-    cells = results_cells.load_cells(expectations, results_dir)
-    results_cells.write_atomic(os.path.join(results_dir, "junit.xml"),
-                               junit(cells))
-
-
-if __name__ == "__main__":
-    main()
+def write(results_dir, cells):
+    results.write_atomic(os.path.join(results_dir, "junit.xml"), junit(cells))

@@ -1,8 +1,5 @@
-#!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Write RESULTS_DIR/<kernel>/ktap.tap: one KTAP v1 document per kernel.
-
-Usage: ci/write_ktap.py EXPECTATIONS RESULTS_DIR
+"""RESULTS_DIR/<kernel>/ktap.tap: one KTAP v1 document per kernel.
 
 The document has one subtest per suite; each suite is a nested KTAP
 document with one line per results.tsv row:
@@ -15,9 +12,8 @@ A suite is "ok" when none of its lines is "not ok". kunit.py parse reads
 these files; it exits 1 on any "not ok", expected or not.
 """
 import os
-import sys
 
-import results_cells
+import results
 
 
 def clean(text):
@@ -47,7 +43,7 @@ def result_line(n, cell):
 
 
 def kernel_document(kernel, cells):
-    suites = results_cells.ordered(c.suite for c in cells)
+    suites = results.ordered(c.suite for c in cells)
     out = ["KTAP version 1", f"# mncompat kernel {kernel}",
            f"1..{len(suites)}"]
     for i, suite in enumerate(suites, 1):
@@ -60,17 +56,8 @@ def kernel_document(kernel, cells):
     return "\n".join(out) + "\n"
 
 
-def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: write_ktap.py EXPECTATIONS RESULTS_DIR")
-    expectations, results_dir = sys.argv[1:]
-    cells = results_cells.load_cells(expectations, results_dir)
-    for kernel in results_cells.ordered(c.kernel for c in cells):
-        path = os.path.join(results_dir, kernel, "ktap.tap")
-        results_cells.write_atomic(
-            path, kernel_document(kernel, [c for c in cells
-                                           if c.kernel == kernel]))
-
-
-if __name__ == "__main__":
-    main()
+def write(results_dir, cells):
+    for kernel in results.ordered(c.kernel for c in cells):
+        results.write_atomic(
+            os.path.join(results_dir, kernel, "ktap.tap"),
+            kernel_document(kernel, [c for c in cells if c.kernel == kernel]))

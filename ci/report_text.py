@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The text report of a matrix run (ci/report.py prints it).
+
+The matrix (tests x kernels, cell labels from ci/results.py), one
+"unexpected:" line per unexpected cell, the slowest suite runs with their
+build, guest and test seconds, and last "matrix: N passed, M failed".
+"""
+import results
+
+SLOWEST = 10
+
+
+def matrix(cells):
+    kernels = results.ordered(c.kernel for c in cells)
+    tests = results.ordered(c.test for c in cells)
+    by_key = {(c.test, c.kernel): c.label for c in cells}
+    width = max(len(t) for t in tests)
+    cols = [max(len(k), 9) for k in kernels]
+    lines = [" ".join(["test".ljust(width)] +
+                      [k.ljust(c) for k, c in zip(kernels, cols)])]
+    for test in tests:
+        lines.append(" ".join([test.ljust(width)] +
+                              [by_key.get((test, k), "-").ljust(c)
+                               for k, c in zip(kernels, cols)]))
+    return lines
+
+
+def fmt(value):
+    return "-" if value is None else f"{value:.1f}"
+
+
+def slowest(results_dir, cells):
+    """The SLOWEST suite runs by build + guest seconds."""
+    runs = []
+    for kernel, suite in results.ordered((c.kernel, c.suite) for c in cells):
+        build, boot, test = (results.seconds(results_dir, kernel, suite, w)
+                             for w in ("build", "boot", "test"))
+        runs.append(((build or 0) + (boot or 0), kernel, suite, build, boot,
+                     test))
+    runs.sort(key=lambda r: -r[0])
+    lines = [f"slowest suite runs (seconds: build, guest, of which tests):"]
+    for total, kernel, suite, build, boot, test in runs[:SLOWEST]:
+        lines.append(f"  {fmt(total):>7}  {kernel}/{suite}: build "
+                     f"{fmt(build)}, guest {fmt(boot)}, tests {fmt(test)}")
+    return lines
+
+
+def report(results_dir, cells):
+    """(text, number of unexpected cells)."""
+    bad = [c for c in cells if c.unexpected]
+    lines = matrix(cells)
+    for c in bad:
+        lines.append(f"unexpected: {c.kernel} {c.test}: {c.result}, "
+                     f"expected {c.want}" +
+                     (f" ({c.detail})" if c.detail else ""))
+    lines += slowest(results_dir, cells)
+    lines.append(f"matrix: {len(cells) - len(bad)} passed, {len(bad)} failed")
+    return "\n".join(lines) + "\n", len(bad)

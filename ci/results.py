@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The results of one matrix run, judged: the one place that reads
+results.tsv files and ci/expectations (ci/report.py and its writers use it).
+
+EXPECTATIONS has lines "KERNEL_GLOB TEST_GLOB RESULT [why]"; the first line
+that matches a (kernel, test) gives the expected result, else "pass". A cell
+whose result differs from its expectation is unexpected (label "fail!"); one
+that is expected to be something else than pass and is, is labelled
+"xfail", "xsplat", "xtimeout".
+"""
+import fnmatch
+import os
+import sys
+from collections import namedtuple
+
+Cell = namedtuple("Cell", "kernel suite test result detail want label "
+                          "unexpected")
+
+
+def load_expectations(path):
+    rules = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.split("#", 1)[0].split()
+            if not line:
+                continue
+            if len(line) < 3:
+                sys.exit(f"{path}:{n}: want 'KERNEL_GLOB TEST_GLOB RESULT'")
+            rules.append((line[0], line[1], line[2]))
+    return rules
+
+
+def expected(rules, kernel, test):
+    for kglob, tglob, result in rules:
+        if fnmatch.fnmatchcase(kernel, kglob) and \
+                fnmatch.fnmatchcase(test, tglob):
+            return result
+    return "pass"
+
+
+def load_rows(results_dir):
+    """(kernel, suite, test, result, detail) of every results.tsv row, in
+    the order of the sorted directory walk."""
+    rows = []
+    for dirpath, _, files in sorted(os.walk(results_dir)):
+        if "results.tsv" in files:
+            with open(os.path.join(dirpath, "results.tsv")) as f:
+                for line in f:
+                    fields = line.rstrip("\n").split("\t")
+                    if len(fields) == 5:
+                        rows.append(tuple(fields))
+    return rows
+
+
+def label(result, want):
+    if result != want:
+        return result + "!"
+    return result if want == "pass" else "x" + result
+
+
+def load_cells(expectations, results_dir):
+    """Every results.tsv row under results_dir, judged, in report order."""
+    if not os.path.isdir(results_dir):
+        sys.exit(f"error: no results directory {results_dir}")
+    rules = load_expectations(expectations)
+    rows = load_rows(results_dir)
+    if not rows:
+        sys.exit(f"error: no results.tsv rows under {results_dir}")
+    cells = []
+    for kernel, suite, test, result, detail in rows:
+        want = expected(rules, kernel, test)
+        cells.append(Cell(kernel, suite, test, result, detail, want,
+                          label(result, want), result != want))
+    return cells
+
+
+def ordered(values):
+    """values without repeats, first-seen order."""
+    return list(dict.fromkeys(values))
+
+
+def read_text(path, default=""):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except (FileNotFoundError, NotADirectoryError):
+        return default
+
+
+def seconds(results_dir, kernel, suite, what):
+    """A suite folder's WHAT-seconds file (build, boot, test) as a float,
+    or None when the suite has none (it did not build or boot)."""
+    text = read_text(os.path.join(results_dir, kernel, suite,
+                                  f"{what}-seconds")).strip()
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def compat_macros(results_dir, kernel):
+    """Names X of '#define MNCOMPAT_HAVE_X 1' in the kernel's config."""
+    text = read_text(os.path.join(results_dir, kernel, "compat",
+                                  "mncompat_config.h"))
+    macros = []
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) == 3 and words[0] == "#define" and words[2] == "1" \
+                and words[1].startswith("MNCOMPAT_HAVE_"):
+            macros.append(words[1][len("MNCOMPAT_HAVE_"):])
+    return macros
+
+
+def write_atomic(path, text):
+    tmp = f"{path}.tmp{os.getpid()}"
+    try:
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
