@@ -2,19 +2,21 @@
 /*
  * The coherence protocol of drivers-sample/mirror, for spin: one address A
  * of the opener's mm, its CPU page-table entry (pte), the device's entry
- * for it in mf->pt (mf_pt), and the kernel paths of one generation racing a
- * device fault. run.sh builds one verifier per line of `expected`:
+ * for it in mf->pt (mf_pt), and the kernel paths of one generation racing
+ * two device faults of A (two threads in MIRROR_IOC_MAP). run.sh builds
+ * one verifier per line of `expected`:
  *   -D GEN_PRE411 | GEN_411 | GEN_413 | OOM_PRE414 | OOM_414 | OOM_419
  *   -D DEVICE_RANGE | DEVICE_TLB | DEVICE_MAY_SLEEP
  *   -D MUTANT_...  (at most one, see mirror_dev.pml, mirror_notifier.pml,
  *                   kernel.pml)
  *
- * Property: unless a PTE change of A has not yet been followed by the
- * notifier call the kernel makes for it (while the kernel itself still
- * tolerates a stale TLB, the CPU's included), the device maps A to what
- * the CPU page table maps it to, or not at all. So it holds after every
- * completed invalidation, and at every point where the CPU and the device
- * can both read A. No deadlock: pan's invalid-end-state check.
+ * Property (proctype coherence): once every PTE change of A has been
+ * followed by the notifier call the kernel makes for it, the device maps A
+ * to the page the CPU page table maps it to, or not at all. Between a PTE
+ * change and that call the kernel itself tolerates stale TLB entries (the
+ * CPU's too), so the check is off there: it holds after every completed
+ * invalidation and wherever the CPU and the device can both read A.
+ * No deadlock: pan's invalid-end-state check.
  */
 
 /* Values of pte and mf_pt: a page id, no mapping, or a migration entry. */
@@ -36,7 +38,8 @@ bool ptl;		/* the page-table lock of A */
 /* Ghost: PTE changes of A whose notifier call has not yet returned. */
 byte unnotified;
 
-bool fault_done, reaper_done;
+byte faults_done;
+bool reaper_done;
 
 inline spin_lock(l)
 {
@@ -68,6 +71,7 @@ end:	atomic {
 
 init {
 	atomic {
+		run mirror_fault_page();
 		run mirror_fault_page();
 #ifdef OOM_CONFIG
 		run oom_reaper();

@@ -11,7 +11,7 @@
  *   OOM_PRE414  the oom reaper unmaps without notifiers
  *   OOM_414     the reaper skips an mm with notifiers (4d4bbd8526a8)
  *   OOM_419     the reaper unmaps in a non-blocking range (93065ac753e4)
- * each with exit_mmap() after the victim's fault.
+ * each with exit_mmap() after the victim's faults.
  *
  * Mutant: MUTANT_END_BEFORE_PTE  the range bracket calls range_end before
  * it changes the PTE.
@@ -58,15 +58,14 @@ inline range_invalidation(new, changed, hooked)
 	spin_lock(ptl);
 	pte_change(new, changed);
 	if
-	:: call_secondary_tlbs(true); hooked = true
+	:: call_secondary_tlbs(true); notified(changed); hooked = true
 	:: skip
 	fi;
 	spin_unlock(ptl);
 	if
-	:: !hooked -> call_secondary_tlbs(true)
+	:: !hooked -> call_secondary_tlbs(true); notified(changed)
 	:: else
 	fi;
-	notified(changed);
 #ifndef MUTANT_END_BEFORE_PTE
 	call_range_end()
 #else
@@ -86,7 +85,10 @@ inline remove_migration_ptes()
 }
 
 #ifndef OOM_CONFIG
-/* Migration of the page at A: try_to_migrate_one(), then the copy. */
+/*
+ * Migration of the page at A: try_to_unmap_one() (try_to_migrate_one()
+ * since 5.14), then remove_migration_ptes().
+ */
 proctype migrate_page()
 {
 	bool changed, hooked;
@@ -157,7 +159,7 @@ proctype exit_mmap()
 {
 	bool changed;
 
-	fault_done && reaper_done;
+	faults_done == 2 && reaper_done;
 	mirror_release();
 	spin_lock(ptl);
 	pte_change(NONE, changed);

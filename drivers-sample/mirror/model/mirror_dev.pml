@@ -81,27 +81,30 @@ inline mirror_release_all()
 
 /*
  * get_user_pages_fast() of A, which mirror_fault_page() calls: waits out a
- * migration entry (migration_entry_wait()); on an empty entry it either
- * fails (munmap, a reaped mm) or faults a fresh page in (MADV_DONTNEED'd
- * anonymous memory) under the page-table lock.
+ * migration entry (migration_entry_wait()); on an empty entry it faults a
+ * fresh page in under the page-table lock and looks again (MADV_DONTNEED'd
+ * anonymous memory), or fails where GUP_FAULTS_IN is not defined (a
+ * reaped mm).
  */
 inline get_user_pages_fast(page)
 {
-	atomic { pte != MIG_ENTRY -> page = pte };
+	do
+	:: atomic { pte != MIG_ENTRY -> page = pte };
 #ifdef GUP_FAULTS_IN
-	if
-	:: page == NONE ->
-		spin_lock(ptl);
 		if
-		:: pte == NONE -> pte = PAGE_REFAULT
-		:: else
-		fi;
-		page = pte;
-		spin_unlock(ptl)
-	:: page == NONE
-	:: else
-	fi
+		:: page == NONE ->
+			spin_lock(ptl);
+			if
+			:: pte == NONE -> pte = PAGE_REFAULT
+			:: else
+			fi;
+			spin_unlock(ptl)
+		:: else -> break
+		fi
+#else
+		break
 #endif
+	od
 }
 
 #if defined(MUTANT_TLB_NO_SEQ)
@@ -115,9 +118,9 @@ inline get_user_pages_fast(page)
 #endif
 
 #if defined(MUTANT_NO_ACTIVE_CHECK) || defined(MUTANT_TLB_NO_SEQ)
-#define FAULT_WAITS_FOR_IDLE	false
+#define FAULT_WAITS_FOR_IDLE	0
 #else
-#define FAULT_WAITS_FOR_IDLE	true
+#define FAULT_WAITS_FOR_IDLE	1
 #endif
 
 /* mirror_fault_page(): fault A into the device page table. */
@@ -126,20 +129,20 @@ proctype mirror_fault_page()
 	byte seq_seen, active_seen, page;
 
 retry:
-	if
-	:: FAULT_WAITS_FOR_IDLE ->
-		/* wait_event_killable(mf->idle, mf_active == 0) */
-		mf_active == 0
-	:: else
-	fi;
+#if FAULT_WAITS_FOR_IDLE
+	/* wait_event_killable(mf->idle, mf->active == 0) */
+	mf_active == 0;
+#endif
 	spin_lock(mf_lock);
 	seq_seen = mf_seq;
 	active_seen = mf_active;
 	spin_unlock(mf_lock);
+#if FAULT_WAITS_FOR_IDLE
 	if
-	:: FAULT_WAITS_FOR_IDLE && active_seen != 0 -> goto retry
+	:: active_seen != 0 -> goto retry
 	:: else
 	fi;
+#endif
 
 	get_user_pages_fast(page);
 	if
@@ -158,5 +161,5 @@ retry:
 		spin_unlock(mf_lock)
 	fi;
 out:
-	fault_done = true
+	faults_done++
 }
