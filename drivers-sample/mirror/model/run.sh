@@ -92,9 +92,15 @@ figures() {
 	    END { printf "%s states, depth %s, search %s s", s, d, t }' "$1"
 }
 
-# counterexample: pan's verdict and the end of the trail of the last
-# verify, for a detail block.
-counterexample() {
+# detail: what went wrong in the last verify, for a detail block: the
+# tool's output on an error, else pan's verdict and the end of the trail.
+detail() {
+	case $result in
+	error:*)
+		head -n 40 "$tmp/run/pan.out"
+		return
+		;;
+	esac
 	grep '^pan:1:' "$tmp/run/pan.out"
 	if [ -f "$tmp/run/coherence.pml.trail" ]; then
 		# shellcheck disable=SC2086
@@ -110,6 +116,10 @@ while read -r gen device mutant want extra; do
 	n_lines=$((n_lines + 1))
 	what="$gen $device${mutant:+ $mutant}"
 	what=${what% -}
+	if [ -z "$want" ]; then
+		not_ok "'$gen $device $mutant': want GENERATION DEVICE MUTANT RESULT"
+		continue
+	fi
 	case $gen in
 	pre-4.11) gen_macro=GEN_PRE411 ;;
 	4.11-4.12) gen_macro=GEN_411 ;;
@@ -156,7 +166,7 @@ while read -r gen device mutant want extra; do
 			ok "$what: $result as expected ($fig)"
 		fi
 	else
-		counterexample >"$tmp/detail"
+		detail >"$tmp/detail"
 		not_ok "$what: $result, expected $want ($fig)" "$tmp/detail"
 	fi
 done <"$here/expected"
