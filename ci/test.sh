@@ -30,6 +30,7 @@ part() {
 
 part style "$MNCOMPAT_TOP/ci/check-style.sh"
 part cocci "$MNCOMPAT_TOP/semantic-patches/tests/run.sh"
+part model "$MNCOMPAT_TOP/drivers-sample/mirror/model/run.sh"
 part kernel-patches "$MNCOMPAT_TOP/kernel-patches/check-series.sh" \
 	"$("$MNCOMPAT_TOP/ci/unpack-source.sh" 6.1)"
 # The matrix prepares the kernels (ci/matrix.sh); the later parts take
