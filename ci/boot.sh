@@ -4,9 +4,10 @@
 # Boot a kernel under TCG with 2 vCPUs on 2 NUMA nodes. The console goes to
 # OUTDIR/console.log, the test channel to OUTDIR/ktap.log. OUTDIR/status
 # gets "done", "timeout" or "qemu-exit-N"; a hung guest never hangs us.
-# BOOT_APPEND adds kernel arguments, BOOT_QEMU_ARGS QEMU arguments (split
-# on blanks); run-suite.sh sets them from a suite's "append" and "qemu"
-# lines.
+# The kernel gets the boot arguments of its ci/kernels.list row
+# (KERNEL_APPEND of the env file), then BOOT_APPEND; BOOT_QEMU_ARGS adds
+# QEMU arguments (split on blanks). run-suite.sh sets the two BOOT_ ones
+# from a suite's "append" and "qemu" lines.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -28,7 +29,7 @@ timeout -k 5 "$timeout_s" qemu-system-x86_64 \
 	-numa node,nodeid=1,cpus=1,memdev=mem1 \
 	${BOOT_QEMU_ARGS:-} \
 	-kernel "$VMLINUZ" -initrd "$initrd" \
-	-append "console=ttyS0 rdinit=/init panic=-1 loglevel=5 ${BOOT_APPEND:-}" \
+	-append "console=ttyS0 rdinit=/init panic=-1 loglevel=5 ${KERNEL_APPEND:-} ${BOOT_APPEND:-}" \
 	-serial "file:$outdir/console.log" -serial "file:$outdir/ktap.log" \
 	</dev/null >"$outdir/qemu.log" 2>&1
 rc=$?

@@ -105,6 +105,7 @@ KERNEL_RELEASE=$(cat "$dir/build/include/config/kernel.release")
 KDIR=$dir/build
 KSRC=$dir/src
 KMODDIR=
+KERNEL_APPEND='${KERNEL_APPEND:-}'
 VMLINUZ=$dir/build/arch/x86/boot/bzImage
 EOT
 mv "$tmp" "$env_file"

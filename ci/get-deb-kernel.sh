@@ -66,6 +66,7 @@ KERNEL_RELEASE=$abi
 KDIR=/usr/src/linux-headers-$abi
 KSRC=
 KMODDIR=$dir/root/lib/modules/$abi
+KERNEL_APPEND='${KERNEL_APPEND:-}'
 VMLINUZ=$vmlinuz
 EOT
 mv "$tmp" "$env_file"

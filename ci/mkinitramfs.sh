@@ -1,14 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/mkinitramfs.sh STAGING OUT.cpio.gz
-# Pack STAGING (plan, tests/, modules/) with busybox and the guest init into
-# a gzip'd newc initramfs.
+# Usage: ci/mkinitramfs.sh GUEST_DIR OUT.cpio.gz
+# Pack GUEST_DIR (suites/NN/ with name, plan, tests/, modules/: see
+# ci/boot-suites.sh) with busybox and the guest init into a gzip'd newc
+# initramfs.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 staging=$1 out=$2
 [ -x /bin/busybox ] || die "busybox-static missing: run ci/install-deps.sh"
-[ -r "$staging/plan" ] || die "$staging has no plan"
+[ -d "$staging/suites" ] || die "$staging has no suites/"
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/tmp"

@@ -1,13 +1,24 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Turn one guest run (console.log, ktap.log, status, plan) into results.tsv.
+"""Turn one guest boot (console.log, ktap.log, status, boot-seconds of
+BOOT_DIR) into the results of the suites it ran, one SUITE_DIR each.
 
-Usage: ci/parse_run.py KERNEL SUITE RUNDIR
+Usage: ci/parse_run.py KERNEL BOOT_DIR SUITE_DIR...
 
-Each row is: kernel, suite, test, result, detail. Results are pass, fail,
-skip, timeout and splat. Besides the plan's steps (and the KTAP subtests they
-print), every run has a "boot" row (did the guest reach the end of its plan)
-and a "console" row (did the kernel log stay free of splats).
+The guest (ci/guest/init) frames each suite with "mncompat-suite-begin
+NAME" and "mncompat-suite-end NAME" on both channels. A suite's KTAP log
+is its frame; its console log is its frame plus what the console showed
+before the first suite and after the last (boot messages, the kmemleak
+report), so a splat there counts for every suite. Each SUITE_DIR gets
+results.tsv, ktap.log, console.log, status ("done" once the suite ended,
+else the boot's), test-seconds (its own guest time) and boot-seconds (that
+plus an equal share of the rest of the boot).
+
+A results.tsv row is: kernel, suite, test, result, detail. Results are
+pass, fail, skip, timeout and splat. Besides the plan's steps (and the
+KTAP subtests they print), every suite has a "boot" row (did the guest
+reach the end of the suite's plan) and a "console" row (did the kernel log
+stay free of splats).
 """
 import os
 import re
@@ -29,6 +40,7 @@ STEP = re.compile(r"^step\s+(\S+)")
 BEGIN = "# mncompat-begin "
 END = "# mncompat-end "
 UPTIME = "# mncompat-uptime "
+FRAME = re.compile(r"mncompat-suite-(begin|end) (\S+)\s*$")
 
 
 def read(path):
@@ -82,13 +94,8 @@ def step_rows(name, lines, rc):
     return rows
 
 
-def parse(rundir):
-    status = read(os.path.join(rundir, "status")).strip() or "missing"
-    ktap = read(os.path.join(rundir, "ktap.log"))
-    console = read(os.path.join(rundir, "console.log"))
-    plan = [m.group(1) for m in map(STEP.match,
-                                    read(os.path.join(rundir, "plan"))
-                                    .splitlines()) if m]
+def parse(status, ktap, console, plan_text, complete):
+    plan = [m.group(1) for m in map(STEP.match, plan_text.splitlines()) if m]
     sections = parse_sections(ktap)
     timed_out = status == "timeout"
     rows = []
@@ -104,14 +111,44 @@ def parse(rundir):
             continue
         rows.extend(step_rows(name, lines, rc))
 
-    if "# mncompat-done" in ktap:
-        rows.append(("boot", "pass", status))
+    if complete:
+        rows.append(("boot", "pass", "done"))
     else:
         rows.append(("boot", "timeout" if timed_out else "fail", status))
     splats = console_splats(console)
     rows.append(("console", "splat" if splats else "pass",
                  splats[0] if splats else ""))
     return rows
+
+
+def split(text, names):
+    """(head, {name: frame lines}, tail) of a log framed per suite."""
+    lines = text.replace("\r", "").splitlines(keepends=True)
+    head, tail, frames, current = [], [], {}, None
+    for line in lines:
+        m = FRAME.search(line)
+        if m and m.group(2) in names:
+            if m.group(1) == "begin":
+                current = m.group(2)
+                frames[current] = [line]
+                continue
+            if current == m.group(2):
+                frames[current].append(line)
+                current = None
+                continue
+        if current:
+            frames[current].append(line)
+        elif frames:
+            tail.append(line)
+        else:
+            head.append(line)
+    return "".join(head), frames, "".join(tail)
+
+
+def write(path, text):
+    with open(path + ".tmp", "w") as f:
+        f.write(text)
+    os.replace(path + ".tmp", path)
 
 
 def test_seconds(ktap):
@@ -127,19 +164,50 @@ def test_seconds(ktap):
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit(__doc__.strip().splitlines()[2])
-    kernel, suite, rundir = sys.argv[1:]
-    out = os.path.join(rundir, "results.tsv")
-    with open(out + ".tmp", "w") as f:
-        for test, result, detail in parse(rundir):
-            detail = detail.replace("\t", " ")[:200]
-            f.write(f"{kernel}\t{suite}\t{suite}/{test}\t{result}\t{detail}\n")
-    os.replace(out + ".tmp", out)
-    seconds = test_seconds(read(os.path.join(rundir, "ktap.log")))
-    if seconds is not None:
-        with open(os.path.join(rundir, "test-seconds"), "w") as f:
-            f.write(f"{seconds:.3f}\n")
+    if len(sys.argv) < 4:
+        sys.exit("usage: parse_run.py KERNEL BOOT_DIR SUITE_DIR...")
+    kernel, bootdir, suite_dirs = sys.argv[1], sys.argv[2], sys.argv[3:]
+    names = [os.path.basename(os.path.normpath(d)) for d in suite_dirs]
+    status = read(os.path.join(bootdir, "status")).strip() or "missing"
+    ktap = read(os.path.join(bootdir, "ktap.log"))
+    console = read(os.path.join(bootdir, "console.log"))
+    try:
+        wall = float(read(os.path.join(bootdir, "boot-seconds")))
+    except ValueError:
+        wall = None
+    _, ktap_frames, _ = split(ktap, names)
+    con_head, con_frames, con_tail = split(console, names)
+    own = {}
+    for name in names:
+        frame = "".join(ktap_frames.get(name, []))
+        complete = f"# mncompat-suite-end {name}" in frame
+        own[name] = test_seconds(frame) if complete else None
+    done = [t for t in own.values() if t is not None]
+    share = None if wall is None else \
+        max(wall - sum(done), 0) / len(names)
+    for name, sdir in zip(names, suite_dirs):
+        frame = "".join(ktap_frames.get(name, []))
+        complete = own[name] is not None
+        suite_console = con_head + "".join(con_frames.get(name, [])) + \
+            con_tail
+        write(os.path.join(sdir, "ktap.log"), frame)
+        write(os.path.join(sdir, "console.log"), suite_console)
+        write(os.path.join(sdir, "status"),
+              ("done" if complete else status) + "\n")
+        if own[name] is not None:
+            write(os.path.join(sdir, "test-seconds"), f"{own[name]:.3f}\n")
+        if share is not None:
+            write(os.path.join(sdir, "boot-seconds"),
+                  f"{(own[name] or 0) + share:.3f}\n")
+        rows = parse(status, frame, suite_console,
+                     read(os.path.join(sdir, "plan")), complete)
+        with open(os.path.join(sdir, "results.tsv.tmp"), "w") as f:
+            for test, result, detail in rows:
+                detail = detail.replace("\t", " ")[:200]
+                f.write(f"{kernel}\t{name}\t{name}/{test}\t{result}\t"
+                        f"{detail}\n")
+        os.replace(os.path.join(sdir, "results.tsv.tmp"),
+                   os.path.join(sdir, "results.tsv"))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,9 @@ for name in "$@"; do
 	line=$(kernel_line "$name") || exit 1
 	# shellcheck disable=SC2086
 	set -- $line
+	# Boot arguments of the row (6th column) go to the env file.
+	KERNEL_APPEND=$(echo "${6:--}" | sed 's/^-$//' | tr ',' ' ')
+	export KERNEL_APPEND
 	case $2 in
 	deb) "$MNCOMPAT_TOP/ci/get-deb-kernel.sh" "$name" "$3" ;;
 	src) "$MNCOMPAT_TOP/ci/build-src-kernel.sh" "$name" "$3" "$4" "$5" ;;

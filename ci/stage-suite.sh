@@ -1,0 +1,195 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Usage: ci/stage-suite.sh ENV_FILE SUITE_FILE RESULTS_DIR
+# The first half of running a suite (ci/run-suite.sh; ci/boot-suites.sh
+# boots it): build its modules against the kernel of ENV_FILE (the handle
+# ci/prepare-kernel.sh prints) and its guest tests into
+# RESULTS_DIR/staging (plan, modules/, tests/) and write the boot options
+# to RESULTS_DIR/boot.conf, the build seconds to RESULTS_DIR/build-seconds.
+# When a module does not build, RESULTS_DIR/results.tsv gets a failing
+# "build:NAME" row instead and there is nothing to boot. Within a matrix
+# run ($MNCOMPAT_RUN_CACHE, ci/lib.sh once_per_run) a module is built once
+# per kernel and build options, converted once, and a guest test built
+# once, whichever suites use them.
+#
+# A suite file has one directive per line (paths relative to the repo top,
+# or absolute):
+#   module DIR [MAKEVAR=VALUE...]
+#                     build DIR against the kernel, insmod it, rmmod at end
+#   converted-module DIR [MAKEVAR=VALUE...]
+#                     like module, but first run semantic-patches/convert.sh
+#                     --apply on a copy of DIR (report: convert-NAME.report)
+#   kmod NAME         load the kernel's own module NAME (with its
+#                     dependencies) where the kernel has it as a module
+#   test FILE.c       build a static guest test, run it (prints KTAP)
+#   exec FILE         run FILE in the guest as it is (a static binary or a
+#                     busybox sh script; prints KTAP)
+#   timeout SECONDS   kill the guest after this long (default 300)
+#   kernels NAME...   run on these kernels only (default: every kernel)
+#   qemu ARGS...      extra QEMU arguments for the boot (e.g. a benchmark's
+#                     -icount shift=0,sleep=off: guest time counts
+#                     instructions, whatever the load of the host)
+#   append ARGS...    extra kernel command line arguments (e.g. maxcpus=1:
+#                     6.1 hangs bringing up the second CPU under -icount)
+#   alone             boot this suite on its own, never in one boot with
+#                     other suites (ci/matrix.sh): its console is expected
+#                     to show a splat, or its guest to hang
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+[ $# -eq 3 ] || die "usage: stage-suite.sh ENV_FILE SUITE_FILE RESULTS_DIR"
+env_file=$1 suite_file=$2 rundir=$3
+suite=$(basename "$suite_file" .suite)
+[ -r "$env_file" ] || die "no kernel env file $env_file (ci/prepare-kernel.sh)"
+# shellcheck disable=SC1090
+. "$env_file"
+kernel=$KERNEL_NAME
+[ -r "$suite_file" ] || die "no suite file $suite_file"
+if ! suite_runs_on "$suite_file" "$kernel"; then
+	log "$kernel/$suite: not for this kernel (its kernels line)"
+	exit 0
+fi
+
+rm -rf "$rundir"
+mkdir -p "$rundir"
+rundir=$(cd "$rundir" && pwd)
+# One compat probe pass per kernel, shared by its suites.
+export MNCOMPAT_CONFIG="${MNCOMPAT_CONFIG:-$(dirname "$rundir")/compat}"
+staging=$rundir/staging
+mkdir -p "$staging/modules" "$staging/tests"
+: >"$staging/plan"
+timeout_s=300 modules="" build_failed="" qemu_args="" append=""
+
+# convert_module DIR OUT: OUT/NAME is DIR converted by semantic-patches/
+# convert.sh --apply, OUT/report its report.
+convert_module() {
+	rm -rf "$2"
+	mkdir -p "$2"
+	cp -r "$1" "$2/$(basename "$1")"
+	"$MNCOMPAT_TOP/semantic-patches/convert.sh" "$2/$(basename "$1")" \
+		--apply >"$2/report" 2>&1
+}
+
+# tree_sum DIR...: a digest of stdin and of the files under each DIR
+# (names relative to DIR, and contents): the key of a build that reads only
+# them.
+tree_sum() {
+	{
+		cat
+		for _d; do
+			(cd "$_d" && find . -type f | LC_ALL=C sort | while read -r f; do
+				echo "$f"
+				cat "$f"
+			done)
+		done
+	} | sha256sum | cut -c1-16
+}
+
+# top_path PATH: PATH as is when absolute, else relative to the repo top.
+top_path() {
+	case $1 in
+	/*) echo "$1" ;;
+	*) echo "$MNCOMPAT_TOP/$1" ;;
+	esac
+}
+
+# stage_kernel_module NAME: copy NAME and what it depends on from the
+# kernel's module tree (modules.dep), dependencies first, and plan insmod.
+stage_kernel_module() {
+	[ -n "${KMODDIR:-}" ] || return 0	# built into source kernels
+	line=$(grep -E "(^|/)$1\.ko(\.xz)?:" "$KMODDIR/modules.dep") ||
+		die "$KERNEL_NAME has no module $1"
+	for rel in $(echo "$line" | tr -d ':' |
+		awk '{ for (i = NF; i > 1; i--) print $i; print $1 }'); do
+		ko=$(basename "$rel" .xz)
+		[ -e "$staging/modules/$ko" ] && continue
+		case $rel in
+		*.xz) xz -dc "$KMODDIR/$rel" >"$staging/modules/$ko" ;;
+		*) cp "$KMODDIR/$rel" "$staging/modules/$ko" ;;
+		esac
+		echo "step kmod:${ko%.ko} load_kmod /modules/$ko" >>"$staging/plan"
+	done
+}
+
+build_start=$(date +%s%N)
+while read -r directive arg; do
+	case $directive in
+	'' | '#'*) continue ;;
+	module | converted-module)
+		# shellcheck disable=SC2086
+		set -- $arg
+		dir=$(top_path "$1")
+		shift
+		name=$(basename "$dir")
+		if [ "$directive" = converted-module ]; then
+			once_per_run "convert-$name-$(tree_sum "$dir" \
+				"$MNCOMPAT_TOP/semantic-patches" </dev/null)" \
+				"$rundir/convert" \
+				convert_module "$dir" "$rundir/convert" ||
+				die "converting $1 failed: $rundir/convert/report"
+			cp "$rundir/convert/report" "$rundir/convert-$name.report"
+			dir=$rundir/convert/$name
+		fi
+		if once_per_run "module-$kernel-$name-$(echo "$@" |
+			cat - "$env_file" | tree_sum "$dir" "$MNCOMPAT_TOP/compat")" \
+			"$rundir/build/$name" \
+			"$MNCOMPAT_TOP/ci/build-module.sh" "$env_file" \
+			"$dir" "$rundir/build/$name" "$@" \
+			2>"$rundir/build-$name.err"; then
+			cp "$rundir/build/$name/$name.ko" "$staging/modules/"
+			echo "step insmod:$name insmod /modules/$name.ko" >>"$staging/plan"
+			modules="$name $modules"
+		else
+			build_failed="$build_failed $name"
+		fi
+		;;
+	kmod)
+		stage_kernel_module "$arg"
+		;;
+	test)
+		name=$(basename "$arg" .c)
+		src=$(top_path "$arg")
+		once_per_run "test-$name-$(tree_sum "$(dirname "$src")" \
+			"$(dirname "$(dirname "$src")")" </dev/null)" "$rundir/test-$name" \
+			"$MNCOMPAT_TOP/ci/build-guest-test.sh" "$src" \
+			"$rundir/test-$name/$name"
+		mv "$rundir/test-$name/$name" "$staging/tests/$name"
+		rmdir "$rundir/test-$name"
+		echo "step $name /tests/$name" >>"$staging/plan"
+		;;
+	exec)
+		name=$(basename "$arg")
+		name=${name%.*}
+		cp "$(top_path "$arg")" "$staging/tests/$name"
+		chmod 755 "$staging/tests/$name"
+		echo "step $name /tests/$name" >>"$staging/plan"
+		;;
+	timeout) timeout_s=$arg ;;
+	kernels | alone) ;;
+	qemu) qemu_args="$qemu_args $arg" ;;
+	append) append="$append $arg" ;;
+	*) die "$suite_file: unknown directive '$directive'" ;;
+	esac
+done <"$suite_file"
+# Seconds the module and guest test builds took (matrix.html shows them).
+awk -v ns=$(($(date +%s%N) - build_start)) 'BEGIN { printf "%.3f\n", ns / 1e9 }' \
+	>"$rundir/build-seconds"
+
+results=$rundir/results.tsv
+if [ -n "$build_failed" ]; then
+	for name in $build_failed; do
+		printf '%s\t%s\t%s/build:%s\tfail\t%s\n' "$kernel" "$suite" "$suite" \
+			"$name" "$(head -n 1 "$rundir/build-$name.err")"
+	done >"$results"
+	log "$kernel/$suite: build failed:$build_failed"
+	exit 0
+fi
+for name in $modules; do
+	echo "step rmmod:$name rmmod $name" >>"$staging/plan"
+done
+
+{
+	echo "timeout_s=$timeout_s"
+	echo "qemu_args='$qemu_args'"
+	echo "append='$append'"
+} >"$rundir/boot.conf"
