@@ -29,6 +29,9 @@
 #                     instructions, whatever the load of the host)
 #   append ARGS...    extra kernel command line arguments (e.g. maxcpus=1:
 #                     6.1 hangs bringing up the second CPU under -icount)
+#   wrapper FILE.c    build FILE.c as a static guest binary (/wrapper) and
+#                     run the test and exec lines after this one through it
+#                     (/wrapper /tests/NAME), e.g. ci/guest/as_old_kernel.c
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -53,7 +56,7 @@ export MNCOMPAT_CONFIG="${MNCOMPAT_CONFIG:-$(dirname "$rundir")/compat}"
 staging=$rundir/staging
 mkdir -p "$staging/modules" "$staging/tests"
 : >"$staging/plan"
-timeout_s=300 modules="" build_failed="" qemu_args="" append=""
+timeout_s=300 modules="" build_failed="" qemu_args="" append="" wrap=""
 
 # convert_module DIR OUT: OUT/NAME is DIR converted by semantic-patches/
 # convert.sh --apply, OUT/report its report.
@@ -150,14 +153,19 @@ while read -r directive arg; do
 			"$rundir/test-$name/$name"
 		mv "$rundir/test-$name/$name" "$staging/tests/$name"
 		rmdir "$rundir/test-$name"
-		echo "step $name /tests/$name" >>"$staging/plan"
+		echo "step $name $wrap/tests/$name" >>"$staging/plan"
 		;;
 	exec)
 		name=$(basename "$arg")
 		name=${name%.*}
 		cp "$(top_path "$arg")" "$staging/tests/$name"
 		chmod 755 "$staging/tests/$name"
-		echo "step $name /tests/$name" >>"$staging/plan"
+		echo "step $name $wrap/tests/$name" >>"$staging/plan"
+		;;
+	wrapper)
+		"$MNCOMPAT_TOP/ci/build-guest-test.sh" "$(top_path "$arg")" \
+			"$staging/wrapper"
+		wrap="/wrapper "
 		;;
 	timeout) timeout_s=$arg ;;
 	kernels) ;;

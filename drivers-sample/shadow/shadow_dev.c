@@ -4,6 +4,9 @@
  * through them, kept coherent with the CPU page table by MMU notifiers.
  * /dev/shadow and /dev/shadow-track differ only in the ops table they
  * register (shadow_notifier.c).
+ *
+ * SHADOW_SKIP_INVALIDATION=1 builds a device that forgets to drop its
+ * mappings on invalidation: the coherence tests must then fail.
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -17,6 +20,10 @@
 #include "shadow.h"
 
 #define SHADOW_SNAP_TRIES	1000
+
+#ifndef SHADOW_SKIP_INVALIDATION
+#define SHADOW_SKIP_INVALIDATION 0
+#endif
 
 static struct miscdevice shadow_page_dev;
 static struct miscdevice shadow_track_dev;
@@ -39,7 +46,7 @@ static void shadow_drop_locked(struct shadow_file *sf, unsigned long start,
 	unsigned int i, n;
 
 	sf->seq++;
-	if (end <= start)
+	if (end <= start || SHADOW_SKIP_INVALIDATION)
 		return;
 	do {
 		n = 0;
