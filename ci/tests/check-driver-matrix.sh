@@ -160,7 +160,7 @@ fi
 SHADOW_SKIP_INVALIDATION=1 KERNELS=deb-6.12 run shadow-broken \
 	--expect "$fixtures/expectations-shadow-broken" "$shadow" "$shadow/tests"
 exit_is shadow-broken 0
-has shadow-broken "deb-6.12: [0-9]* pass, 6 not pass" "6.12 fails the 6 coherence tests"
+has shadow-broken "deb-6.12/shadow: [0-9]* pass, 6 not pass" "6.12 fails the 6 coherence tests"
 KERNELS=deb-6.12 judge shadow-broken "$fixtures/expectations-shadow-broken"
 
 # Without compat (--native) the converted driver misses the migrations
