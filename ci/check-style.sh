@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Usage: ci/check-style.sh
 # House style: shellcheck on every shell script, checkpatch (from the
-# packaged 6.12 tree) on every C file but the semantic-patch test inputs.
+# packaged 6.12 tree) on every C file but the semantic-patch test inputs,
+# and the API floor: kernel code outside compat/ uses nothing Linux 4.4
+# lacks (ci/check-api-floor.sh, ci/api-floor.list) and the check catches
+# a planted use (ci/tests/check-api-floor.sh).
 # (W=1 and sparse run with every module build, see ci/build-module.sh.)
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -20,4 +23,8 @@ for f in $c_files; do
 	check "checkpatch $f" perl "$checkpatch" --no-tree -f --terse --quiet \
 		--ignore FILE_PATH_CHANGES "$f"
 done
+check "api floor: no interface newer than 4.4 outside compat/ ($(grep -c '^[a-z]' ci/api-floor.list) listed)" \
+	"$MNCOMPAT_TOP/ci/check-api-floor.sh"
+check "api floor: planted uses fail the check, guarded ones pass" \
+	"$MNCOMPAT_TOP/ci/tests/check-api-floor.sh"
 tap_end style

@@ -31,6 +31,9 @@
 #                     instructions, whatever the load of the host)
 #   append ARGS...    extra kernel command line arguments (e.g. maxcpus=1:
 #                     6.1 hangs bringing up the second CPU under -icount)
+#   wrapper FILE.c    build FILE.c as a static guest binary and run the test
+#                     and exec lines after this one through it (WRAPPER
+#                     /tests/NAME), e.g. ci/guest/as_old_kernel.c
 #   alone             boot this suite on its own, never in one boot with
 #                     other suites (ci/matrix.sh): its console is expected
 #                     to show a splat, or its guest to hang
@@ -58,7 +61,7 @@ export MNCOMPAT_CONFIG="${MNCOMPAT_CONFIG:-$(dirname "$rundir")/compat}"
 staging=$rundir/staging
 mkdir -p "$staging/modules" "$staging/tests"
 : >"$staging/plan"
-timeout_s=300 modules="" build_failed="" qemu_args="" append=""
+timeout_s=300 modules="" build_failed="" qemu_args="" append="" wrap=""
 
 # convert_module DIR OUT: OUT/NAME is DIR converted by semantic-patches/
 # convert.sh --apply, OUT/report its report.
@@ -83,6 +86,16 @@ tree_sum() {
 			done)
 		done
 	} | sha256sum | cut -c1-16
+}
+
+# build_guest_binary SOURCE.c OUT: ci/build-guest-test.sh, once per run.
+build_guest_binary() {
+	_name=$(basename "$1" .c)
+	once_per_run "test-$_name-$(tree_sum "$(dirname "$1")" \
+		"$(dirname "$(dirname "$1")")" </dev/null)" "$rundir/test-$_name" \
+		"$MNCOMPAT_TOP/ci/build-guest-test.sh" "$1" "$rundir/test-$_name/$_name"
+	mv "$rundir/test-$_name/$_name" "$2"
+	rmdir "$rundir/test-$_name"
 }
 
 # top_path PATH: PATH as is when absolute, else relative to the repo top.
@@ -148,21 +161,20 @@ while read -r directive arg; do
 		;;
 	test)
 		name=$(basename "$arg" .c)
-		src=$(top_path "$arg")
-		once_per_run "test-$name-$(tree_sum "$(dirname "$src")" \
-			"$(dirname "$(dirname "$src")")" </dev/null)" "$rundir/test-$name" \
-			"$MNCOMPAT_TOP/ci/build-guest-test.sh" "$src" \
-			"$rundir/test-$name/$name"
-		mv "$rundir/test-$name/$name" "$staging/tests/$name"
-		rmdir "$rundir/test-$name"
-		echo "step $name /tests/$name" >>"$staging/plan"
+		build_guest_binary "$(top_path "$arg")" "$staging/tests/$name"
+		echo "step $name $wrap/tests/$name" >>"$staging/plan"
 		;;
 	exec)
 		name=$(basename "$arg")
 		name=${name%.*}
 		cp "$(top_path "$arg")" "$staging/tests/$name"
 		chmod 755 "$staging/tests/$name"
-		echo "step $name /tests/$name" >>"$staging/plan"
+		echo "step $name $wrap/tests/$name" >>"$staging/plan"
+		;;
+	wrapper)
+		# /suite is the running suite's folder (ci/guest/init).
+		build_guest_binary "$(top_path "$arg")" "$staging/wrapper"
+		wrap="/suite/wrapper "
 		;;
 	timeout) timeout_s=$arg ;;
 	kernels | alone) ;;

@@ -55,7 +55,11 @@ for src in "$probes"/*.c; do
 	names="$names $name"
 done
 {
-	echo "obj-m := $(echo "$names" | sed 's/\([^ ]*\)/\1.o/g')"
+	printf 'obj-m :='
+	for name in $names; do
+		printf ' %s.o' "$name"
+	done
+	echo
 	echo "ccflags-y := -Werror"
 } >"$work/Kbuild"
 

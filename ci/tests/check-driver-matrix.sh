@@ -8,9 +8,10 @@
 # kernel has a row) judged against ci/tests/fixtures/expectations; the
 # main matrix turns a suite the harness refuses into a failing row per
 # kernel; the shadow sample, converted with compat, goes green on deb-6.1,
-# deb-6.12 and pre413-6.1, and converted without compat (--native) it
-# misses the migrations on pre413-6.1 (ci/tests/fixtures/
-# expectations-native, bug B2). Output: "ok N - ...", then
+# deb-6.12 and pre413-6.1, built to ignore invalidations it fails every
+# coherence test on deb-6.12 (ci/tests/fixtures/expectations-shadow-broken),
+# and converted without compat (--native) it misses the migrations on
+# pre413-6.1 (ci/tests/fixtures/expectations-native, bug B2). Output: "ok N - ...", then
 # "driver-matrix: N passed, M failed".
 set -eu
 . "$(dirname "$0")/../lib.sh"
@@ -117,6 +118,13 @@ exit_is plain 1
 has plain "deb-6.12/plain: timeout after 30s in plain/hang_612" "6.12 timed out"
 has plain "deb-6.1/plain: [0-9]* pass, 0 not pass" "6.1 ran"
 judge plain
+if grep -q '^+ccflags-y += -I.(MNCOMPAT_INCLUDE) -I.(MNCOMPAT_CONFIG)' \
+	"$base/plain/driver/plain/convert.patch"; then
+	result ok "plain: convert.patch adds compat's include path to its Kbuild"
+else
+	result fail "plain: convert.patch does not add compat's include path" \
+		"$base/plain/driver/plain/convert.patch"
+fi
 
 # The second legacy sample, converted at build time with compat: green,
 # also on a kernel that still calls invalidate_page.
@@ -139,11 +147,21 @@ if grep -q '\[4.13\] converted: shadow_invalidate_page .*kept next to the range 
 	grep -q '^conversions (one per callback and step): [0-9]*, [1-9][0-9]* of them with a point to review' "$report" &&
 	grep -q '^items needing review: ' "$report" &&
 	grep -q '^+MNCOMPAT_MMU_NOTIFIER_OPS(shadow_track_ops' "$patch" &&
-	grep -q '^+ccflags-y += -I.(MNCOMPAT_INCLUDE)' "$patch"; then
-	result ok "shadow: convert.report lists the conversions and the review count, convert.patch has the compat tables and include path"
+	! grep -q '^+ccflags-y += -I.(MNCOMPAT_INCLUDE)' "$patch"; then
+	result ok "shadow: convert.report lists the conversions and the review count, convert.patch has the compat tables (and no second include path: shadow's Kbuild has one)"
 else
 	result fail "shadow: convert.report or convert.patch incomplete" "$report"
 fi
+
+# Built to ignore invalidations (SHADOW_SKIP_INVALIDATION=1, read by its
+# Kbuild from make's environment), every coherence test fails
+# (ci/tests/fixtures/expectations-shadow-broken); snap_shares_cpu_page,
+# which has no event, passes.
+SHADOW_SKIP_INVALIDATION=1 KERNELS=deb-6.12 run shadow-broken \
+	--expect "$fixtures/expectations-shadow-broken" "$shadow" "$shadow/tests"
+exit_is shadow-broken 0
+has shadow-broken "deb-6.12/shadow: [0-9]* pass, 6 not pass" "6.12 fails the 6 coherence tests"
+KERNELS=deb-6.12 judge shadow-broken "$fixtures/expectations-shadow-broken"
 
 # Without compat (--native) the converted driver misses the migrations
 # where the kernel still calls invalidate_page: the expected failure.

@@ -7,7 +7,8 @@
 # KDIR, using CONFIG_DIR/mncompat_config.h and the extra CFLAGS.  The
 # build log is BUILD_DIR/build.log; the exit status is make's.
 # MNCOMPAT_MAKE_ARGS adds make arguments (e.g. C=2 for sparse),
-# MNCOMPAT_TEST_MODULE names another module directory to build.
+# MNCOMPAT_TEST_MODULE names another module directory to build (e.g. a
+# sample: its Kbuild reads MNCOMPAT_CONFIG, set here too).
 set -eu
 
 [ $# -ge 3 ] || {
@@ -26,8 +27,11 @@ build=$(cd "$build" && pwd)
 # MNCOMPAT_TEST_MODULE: another test module directory (tests/interval).
 module=${MNCOMPAT_TEST_MODULE:-$compat/tests/module}
 cp "$module"/Kbuild "$module"/*.c "$build"/
+for h in "$module"/*.h; do
+	[ -e "$h" ] && cp "$h" "$build"/
+done
 # shellcheck disable=SC2086 # MNCOMPAT_MAKE_ARGS is a word list
 ${MAKE:-make} -C "$kdir" M="$build" W=1 ${MNCOMPAT_MAKE_ARGS:-} -j"${MNCOMPAT_JOBS:-2}" \
 	MNCOMPAT_INCLUDE="$compat/include" \
-	MNCOMPAT_CONFIG_DIR="$config_dir" \
+	MNCOMPAT_CONFIG_DIR="$config_dir" MNCOMPAT_CONFIG="$config_dir" \
 	MNCOMPAT_TEST_CFLAGS="$cflags" >"$build/build.log" 2>&1

@@ -9,7 +9,8 @@
 # check on native kernels, the forced-off builds and the
 # mmu_interval_notifier compile test (tests/interval: the kernel's API, or
 # the emulation, also forced on where the kernel has one).  Then the same on fake
-# old-generation KDIRs (make-fake-kdir.sh) made from the first Debian 6.1
+# old-generation KDIRs (make-fake-kdir.sh; on the 4.12 and 4.19 shapes also
+# drivers-sample/mirror and itest, as they are) made from the first Debian 6.1
 # headers tree given (or MNCOMPAT_FAKE_BASE, or else the deb-6.1 kernel of
 # ci/prepare-kernel.sh, fetched if needed), then sparse, checkpatch
 # and the shell linter.  Prints one "ok"/"not ok" line per check and ends with
@@ -325,6 +326,23 @@ if [ -n "$fake_base" ]; then
 		else
 			not_ok "fake-$gen: probes miss$missing"
 		fi
+		# The samples on the notifier shapes of the floor's era: they
+		# must build through compat/ as they are.
+		case $gen in
+		4.12 | 4.19)
+			for sample in mirror itest; do
+				if MNCOMPAT_TEST_MODULE=$compat/../drivers-sample/$sample \
+					"$tests/build-module.sh" "$fake" "$cfg" \
+					"$work/fake-$gen/$sample" ""; then
+					ok "fake-$gen: drivers-sample/$sample builds (W=1 -Werror)"
+				else
+					not_ok "fake-$gen: drivers-sample/$sample fails to build (log: $work/fake-$gen/$sample/build.log)"
+					grep -m 5 -E 'error|warning' \
+						"$work/fake-$gen/$sample/build.log" | sed 's/^/# /'
+				fi
+			done
+			;;
+		esac
 		rm -rf "$work/fake/$gen"
 	done
 	if fake=$("$tests/make-fake-kdir.sh" "$fake_base" "$work/fake" unknown); then

@@ -19,15 +19,13 @@
 #include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/fs.h>
-#include <linux/highmem.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/sched.h>
-#include <linux/sched/mm.h>
-#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <mncompat/highmem.h>
+#include <mncompat/sched.h>
 
 #include "mirror.h"
 
@@ -73,21 +71,46 @@ static void mirror_log_range(struct mirror_file *mf, enum mirror_callback cb,
 	st->nr_ranges++;
 }
 
-/* Drop the device mappings of [start, end). Called with mf->lock held. */
+/* A page that left the device page table: its reference goes. */
+static void mirror_put_entry(struct mirror_file *mf, struct page *page)
+{
+	put_page(page);
+	mf->stats.mapped_pages--;
+	atomic_long_dec(&mirror_global_mapped);
+}
+
+/* Pages a pass of mirror_unmap_range() collects before dropping them. */
+#define MIRROR_UNMAP_BATCH	16
+
+/*
+ * Drop the device mappings of [start, end). Called with mf->lock held. The
+ * walk only collects indices and the deletes come after it: the 4.4 radix
+ * tree has no delete that keeps an iteration valid.
+ */
 static void mirror_unmap_range(struct mirror_file *mf, unsigned long start,
 			       unsigned long end)
 {
-	struct page *page;
-	unsigned long index;
+	unsigned long first = start >> PAGE_SHIFT, last = (end - 1) >> PAGE_SHIFT;
+	unsigned long index[MIRROR_UNMAP_BATCH];
+	struct radix_tree_iter iter;
+	void __rcu **slot;
+	unsigned int i, n;
 
 	lockdep_assert_held(&mf->lock);
-	xa_for_each_range(&mf->pt, index, page, start >> PAGE_SHIFT,
-			  (end - 1) >> PAGE_SHIFT) {
-		__xa_erase(&mf->pt, index);
-		put_page(page);
-		mf->stats.mapped_pages--;
-		atomic_long_dec(&mirror_global_mapped);
-	}
+	do {
+		n = 0;
+		radix_tree_for_each_slot(slot, &mf->pt, &iter, first) {
+			if (iter.index > last)
+				break;
+			index[n++] = iter.index;
+			if (n == MIRROR_UNMAP_BATCH)
+				break;
+		}
+		for (i = 0; i < n; i++)
+			mirror_put_entry(mf, radix_tree_delete(&mf->pt, index[i]));
+		if (n)
+			first = index[n - 1] + 1;
+	} while (n == MIRROR_UNMAP_BATCH);
 }
 
 /*
@@ -103,9 +126,7 @@ static void mirror_invalidate_locked(struct mirror_file *mf,
 	mirror_log_range(mf, cb, start, end);
 	if (MIRROR_SKIP_INVALIDATION)
 		return;
-	xa_lock(&mf->pt);
 	mirror_unmap_range(mf, start, end);
-	xa_unlock(&mf->pt);
 }
 
 void mirror_invalidate_begin(struct mirror_file *mf, unsigned long start,
@@ -144,9 +165,7 @@ void mirror_release_all(struct mirror_file *mf)
 	spin_lock(&mf->lock);
 	mf->seq++;
 	mirror_log_range(mf, MIRROR_CB_RELEASE, 0, 0);
-	xa_lock(&mf->pt);
 	mirror_unmap_range(mf, 0, ULONG_MAX);
-	xa_unlock(&mf->pt);
 	spin_unlock(&mf->lock);
 	atomic_long_inc(&mirror_global_releases);
 }
@@ -173,27 +192,33 @@ static int mirror_fault_page(struct mirror_file *mf, unsigned long addr)
 		if (ret != 1)
 			return ret < 0 ? ret : -EFAULT;
 
+		/* Tree nodes for the insert below, taken while we may sleep. */
+		ret = radix_tree_preload(GFP_KERNEL);
+		if (ret) {
+			put_page(page);
+			return ret;
+		}
 		spin_lock(&mf->lock);
 		if (mf->active || mf->seq != seq) {
 			/* An invalidation ran: the page may be stale. */
 			spin_unlock(&mf->lock);
+			radix_tree_preload_end();
 			put_page(page);
 			continue;
 		}
-		old = xa_store(&mf->pt, addr >> PAGE_SHIFT, page, GFP_ATOMIC);
-		if (xa_is_err(old)) {
-			spin_unlock(&mf->lock);
+		old = radix_tree_delete(&mf->pt, addr >> PAGE_SHIFT);
+		if (old)
+			mirror_put_entry(mf, old);
+		ret = radix_tree_insert(&mf->pt, addr >> PAGE_SHIFT, page);
+		if (ret) {
 			put_page(page);
-			return xa_err(old);
-		}
-		if (old) {
-			put_page(old);
 		} else {
 			mf->stats.mapped_pages++;
 			atomic_long_inc(&mirror_global_mapped);
 		}
 		spin_unlock(&mf->lock);
-		return 0;
+		radix_tree_preload_end();
+		return ret;
 	}
 }
 
@@ -226,7 +251,7 @@ static long mirror_map(struct mirror_file *mf, const struct mirror_io *io)
 
 static long mirror_read(struct mirror_file *mf, const struct mirror_io *io)
 {
-	char __user *buf = u64_to_user_ptr(io->buf);
+	char __user *buf = (char __user *)(uintptr_t)io->buf;
 	unsigned long addr = io->addr, end = io->addr + io->len;
 	int ret = mirror_check_io(mf, io);
 
@@ -239,16 +264,16 @@ static long mirror_read(struct mirror_file *mf, const struct mirror_io *io)
 		void *vaddr;
 
 		spin_lock(&mf->lock);
-		page = xa_load(&mf->pt, addr >> PAGE_SHIFT);
+		page = radix_tree_lookup(&mf->pt, addr >> PAGE_SHIFT);
 		if (page)
 			get_page(page);
 		spin_unlock(&mf->lock);
 		if (!page)
 			return -ENXIO;
 
-		vaddr = kmap_local_page(page);
+		vaddr = mncompat_kmap_local_page(page);
 		ret = copy_to_user(buf, vaddr + offset, n) ? -EFAULT : 0;
-		kunmap_local(vaddr);
+		mncompat_kunmap_local(page, vaddr);
 		put_page(page);
 		if (ret)
 			return ret;
@@ -262,8 +287,9 @@ static long mirror_read(struct mirror_file *mf, const struct mirror_io *io)
 static long mirror_hold(struct mirror_file *mf, u32 __user *arg)
 {
 	unsigned long deadline = jiffies + 60 * HZ;
-	unsigned long index, orphaned = 0;
-	struct page *page;
+	unsigned long orphaned = 0;
+	struct radix_tree_iter iter;
+	void __rcu **slot;
 	u32 hold_ms;
 
 	if (get_user(hold_ms, arg))
@@ -279,9 +305,13 @@ static long mirror_hold(struct mirror_file *mf, u32 __user *arg)
 	msleep(min_t(u32, hold_ms, 10000));
 
 	spin_lock(&mf->lock);
-	xa_for_each(&mf->pt, index, page)
+	radix_tree_for_each_slot(slot, &mf->pt, &iter, 0) {
+		struct page *page = radix_tree_deref_slot_protected(slot,
+								    &mf->lock);
+
 		if (!page_mapped(page))
 			orphaned++;
+	}
 	spin_unlock(&mf->lock);
 	atomic_long_add(orphaned, &mirror_global_orphaned);
 	return orphaned ? -ESTALE : 0;
@@ -353,7 +383,7 @@ static int mirror_open(struct inode *inode, struct file *file)
 	if (!mf)
 		return -ENOMEM;
 	spin_lock_init(&mf->lock);
-	xa_init(&mf->pt);
+	INIT_RADIX_TREE(&mf->pt, GFP_ATOMIC);
 	init_waitqueue_head(&mf->idle);
 	mutex_init(&mf->sleep_lock);
 	mf->notifier.ops = mirror_notifier_ops();
@@ -375,11 +405,8 @@ static int mirror_file_release(struct inode *inode, struct file *file)
 	/* After this no callback runs: the table is ours alone. */
 	mmu_notifier_unregister(&mf->notifier, mf->mm);
 	spin_lock(&mf->lock);
-	xa_lock(&mf->pt);
 	mirror_unmap_range(mf, 0, ULONG_MAX);
-	xa_unlock(&mf->pt);
 	spin_unlock(&mf->lock);
-	xa_destroy(&mf->pt);
 	atomic_dec(&mirror_global_open);
 	kfree(mf);
 	return 0;
@@ -399,7 +426,17 @@ static struct miscdevice mirror_device = {
 	.fops = &mirror_fops,
 };
 
-module_misc_device(mirror_device);
+static int __init mirror_init(void)
+{
+	return misc_register(&mirror_device);
+}
+module_init(mirror_init);
+
+static void __exit mirror_exit(void)
+{
+	misc_deregister(&mirror_device);
+}
+module_exit(mirror_exit);
 
 MODULE_DESCRIPTION("mncompat sample: a software secondary MMU kept coherent by MMU notifiers");
 MODULE_LICENSE("GPL");

@@ -4,39 +4,66 @@
  * through them, kept coherent with the CPU page table by MMU notifiers.
  * /dev/shadow and /dev/shadow-track differ only in the ops table they
  * register (shadow_notifier.c).
+ *
+ * SHADOW_SKIP_INVALIDATION=1 builds a device that forgets to drop its
+ * mappings on invalidation: the coherence tests must then fail.
  */
 #include <linux/fs.h>
-#include <linux/highmem.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <mncompat/highmem.h>
 
 #include "shadow.h"
 
 #define SHADOW_SNAP_TRIES	1000
 
+#ifndef SHADOW_SKIP_INVALIDATION
+#define SHADOW_SKIP_INVALIDATION 0
+#endif
+
 static struct miscdevice shadow_page_dev;
 static struct miscdevice shadow_track_dev;
 
-/* Caller holds sf->lock. */
+/* Shadow mappings shadow_drop_locked() collects before dropping them. */
+#define SHADOW_DROP_BATCH	16
+
+/*
+ * Caller holds sf->lock. The walk only collects indices and the deletes
+ * come after it: the 4.4 radix tree has no delete that keeps an iteration
+ * valid.
+ */
 static void shadow_drop_locked(struct shadow_file *sf, unsigned long start,
 			       unsigned long end)
 {
-	struct page *page;
-	unsigned long idx;
+	unsigned long first = start >> PAGE_SHIFT, last = (end - 1) >> PAGE_SHIFT;
+	unsigned long index[SHADOW_DROP_BATCH];
+	struct radix_tree_iter iter;
+	void __rcu **slot;
+	unsigned int i, n;
 
 	sf->seq++;
-	if (end <= start)
+	if (end <= start || SHADOW_SKIP_INVALIDATION)
 		return;
-	xa_for_each_range(&sf->pt, idx, page, start >> PAGE_SHIFT,
-			  (end - 1) >> PAGE_SHIFT) {
-		xa_erase(&sf->pt, idx);
-		put_page(page);
-		sf->stats.dropped++;
-	}
+	do {
+		n = 0;
+		radix_tree_for_each_slot(slot, &sf->pt, &iter, first) {
+			if (iter.index > last)
+				break;
+			index[n++] = iter.index;
+			if (n == SHADOW_DROP_BATCH)
+				break;
+		}
+		for (i = 0; i < n; i++) {
+			put_page(radix_tree_delete(&sf->pt, index[i]));
+			sf->stats.dropped++;
+		}
+		if (n)
+			first = index[n - 1] + 1;
+	} while (n == SHADOW_DROP_BATCH);
 }
 
 void shadow_drop(struct shadow_file *sf, unsigned long start,
@@ -97,23 +124,30 @@ static int shadow_snap(struct shadow_file *sf, unsigned long addr)
 		if (ret != 1)
 			return ret < 0 ? ret : -EFAULT;
 
+		/* Tree nodes for the insert below, taken while we may sleep. */
+		ret = radix_tree_preload(GFP_KERNEL);
+		if (ret) {
+			put_page(page);
+			return ret;
+		}
 		spin_lock(&sf->lock);
 		if (sf->active || sf->seq != seq) {
 			spin_unlock(&sf->lock);
+			radix_tree_preload_end();
 			put_page(page);
 			continue;
 		}
-		old = xa_store(&sf->pt, addr >> PAGE_SHIFT, page, GFP_ATOMIC);
-		if (xa_is_err(old)) {
-			spin_unlock(&sf->lock);
-			put_page(page);
-			return xa_err(old);
-		}
+		old = radix_tree_delete(&sf->pt, addr >> PAGE_SHIFT);
 		if (old)
 			put_page(old);
-		sf->stats.snapped++;
+		ret = radix_tree_insert(&sf->pt, addr >> PAGE_SHIFT, page);
+		if (ret)
+			put_page(page);
+		else
+			sf->stats.snapped++;
 		spin_unlock(&sf->lock);
-		return 0;
+		radix_tree_preload_end();
+		return ret;
 	}
 	return -EAGAIN;
 }
@@ -124,15 +158,15 @@ static int shadow_read(struct shadow_file *sf, struct shadow_word *w)
 	void *vaddr;
 
 	spin_lock(&sf->lock);
-	page = xa_load(&sf->pt, w->addr >> PAGE_SHIFT);
+	page = radix_tree_lookup(&sf->pt, w->addr >> PAGE_SHIFT);
 	if (page)
 		get_page(page);
 	spin_unlock(&sf->lock);
 	if (!page)
 		return -ENOENT;
-	vaddr = kmap_local_page(page);
+	vaddr = mncompat_kmap_local_page(page);
 	w->value = READ_ONCE(*(u64 *)(vaddr + offset_in_page(w->addr)));
-	kunmap_local(vaddr);
+	mncompat_kunmap_local(page, vaddr);
 	put_page(page);
 	return 0;
 }
@@ -184,7 +218,7 @@ static int shadow_open(struct inode *inode, struct file *file)
 	if (!sf)
 		return -ENOMEM;
 	spin_lock_init(&sf->lock);
-	xa_init(&sf->pt);
+	INIT_RADIX_TREE(&sf->pt, GFP_ATOMIC);
 	sf->notifier.ops = shadow_notifier_ops(track);
 	sf->mm = current->mm;
 	ret = mmu_notifier_register(&sf->notifier, sf->mm);
@@ -203,7 +237,6 @@ static int shadow_file_release(struct inode *inode, struct file *file)
 	/* After this no callback runs: the table is ours alone. */
 	mmu_notifier_unregister(&sf->notifier, sf->mm);
 	shadow_drop(sf, 0, ULONG_MAX);
-	xa_destroy(&sf->pt);
 	kfree(sf);
 	return 0;
 }

@@ -24,6 +24,7 @@
 
 struct mirror {
 	struct mmu_notifier mn;
+	struct mm_struct *mm;	/* struct mmu_notifier has no mm before 5.4 */
 	atomic_long_t invalidated_pages;
 	atomic_t active;
 };
@@ -83,7 +84,8 @@ static int __init mirror_init(void)
 	if (!mirror)
 		return -ENOMEM;
 	mirror->mn.ops = &mirror_mn_ops;
-	ret = mmu_notifier_register(&mirror->mn, current->mm);
+	mirror->mm = current->mm;
+	ret = mmu_notifier_register(&mirror->mn, mirror->mm);
 	if (ret)
 		kfree(mirror);
 	return ret;
@@ -91,7 +93,7 @@ static int __init mirror_init(void)
 
 static void __exit mirror_exit(void)
 {
-	mmu_notifier_unregister(&mirror->mn, mirror->mn.mm);
+	mmu_notifier_unregister(&mirror->mn, mirror->mm);
 	mncompat_mmu_notifier_synchronize();
 	kfree(mirror);
 }

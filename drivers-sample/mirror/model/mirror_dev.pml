@@ -150,6 +150,11 @@ retry:
 	:: else
 	fi;
 
+	/*
+	 * radix_tree_preload() comes here, outside the lock; when it fails the
+	 * fault ends without installing, as after a failed GUP: not modelled,
+	 * an install that does not happen cannot be stale.
+	 */
 	spin_lock(mf_lock);
 	if
 	:: FAULT_MUST_RETRY ->
@@ -157,7 +162,7 @@ retry:
 		spin_unlock(mf_lock);
 		goto retry
 	:: else ->
-		mf_pt = page;	/* xa_store() */
+		mf_pt = page;	/* radix_tree_delete() + radix_tree_insert() */
 		spin_unlock(mf_lock)
 	fi;
 out:

@@ -2,7 +2,7 @@
 /*
  * Helpers of the mirror device's in-guest tests: patterns the CPU writes and
  * the device must read back, device I/O, stats, and the mm knobs the tests
- * turn. Each test program includes this once.
+ * turn. Each test program includes this once, after kselftest_harness.h.
  */
 #ifndef _MIRROR_TEST_LIB_H
 #define _MIRROR_TEST_LIB_H
@@ -94,15 +94,25 @@ static inline enum verdict device_reads(int fd, void *addr, size_t len,
 	return v;
 }
 
-static inline struct mirror_stats stats(int fd)
+/* The device's stats: 0, or -errno when the STATS ioctl failed. */
+static inline int read_stats(int fd, struct mirror_stats *st)
 {
-	struct mirror_stats st;
-
-	memset(&st, 0, sizeof(st));
-	if (ioctl(fd, MIRROR_IOC_STATS, &st))
-		fprintf(stderr, "# STATS failed: %s\n", strerror(errno));
-	return st;
+	memset(st, 0, sizeof(*st));
+	return ioctl(fd, MIRROR_IOC_STATS, st) ? -errno : 0;
 }
+
+/*
+ * The device's stats, in a test body: a failed STATS ioctl fails the test
+ * (zeros would compare equal to zeros and hide it).
+ */
+#define stats(fd)							\
+	({								\
+		struct mirror_stats __st;				\
+		int __ret = read_stats(fd, &__st);			\
+									\
+		ASSERT_EQ(0, __ret) TH_LOG("STATS: %s", strerror(-__ret)); \
+		__st;							\
+	})
 
 static inline char *map_anon(size_t len)
 {
@@ -136,13 +146,17 @@ static inline long read_long(const char *path)
 	return n > 0 ? strtol(buf, NULL, 10) : -1;
 }
 
-/* AnonHugePages of the mapping that holds addr, from /proc/self/smaps. */
-static inline long anon_huge_kb(const void *addr)
+/*
+ * A field of /proc/self/smaps ("AnonHugePages:", "Swap:") for the mapping
+ * that holds addr, in kB, or -1.
+ */
+static inline long smaps_kb(const void *addr, const char *field)
 {
 	unsigned long start, end;
 	char line[256];
 	bool inside = false;
 	long kb = -1;
+	size_t n = strlen(field);
 	FILE *f = fopen("/proc/self/smaps", "r");
 
 	if (!f)
@@ -150,11 +164,47 @@ static inline long anon_huge_kb(const void *addr)
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%lx-%lx ", &start, &end) == 2)
 			inside = start <= (uintptr_t)addr && (uintptr_t)addr < end;
-		else if (inside && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
+		else if (inside && !strncmp(line, field, n) &&
+			 sscanf(line + n, "%ld kB", &kb) == 1)
 			break;
 	}
 	fclose(f);
 	return kb;
+}
+
+static inline long anon_huge_kb(const void *addr)
+{
+	return smaps_kb(addr, "AnonHugePages:");
+}
+
+/* How many pages of [addr, addr + len) are in memory (mincore), or -1. */
+static inline long resident_pages(void *addr, size_t len)
+{
+	size_t page = sysconf(_SC_PAGESIZE), n = (len + page - 1) / page;
+	unsigned char vec[n];
+	long resident = 0;
+
+	if (mincore(addr, len, vec))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		resident += vec[i] & 1;
+	return resident;
+}
+
+/* A counter of /proc/vmstat (e.g. "oom_kill"), or -1 if there is none. */
+static inline long vmstat_counter(const char *name)
+{
+	char key[64];
+	long value, found = -1;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &value) == 2)
+		if (!strcmp(key, name))
+			found = value;
+	fclose(f);
+	return found;
 }
 
 static inline bool swap_on(void)
@@ -176,6 +226,12 @@ static inline bool swap_on(void)
 		on |= line[0] == '/';
 	fclose(f);
 	return on;
+}
+
+static inline void swap_off(void)
+{
+	if (system("swapoff /dev/zram0"))
+		fprintf(stderr, "# swapoff failed\n");
 }
 
 /* The NUMA node that holds the page at addr, or -1. */
@@ -213,18 +269,42 @@ static inline long move_to_node(void **addrs, int n, int node, int *status)
 /*
  * Allocate and touch memory until the OOM killer ends the process; with
  * oom_score_adj (-1000..1000) the caller says how eager a victim it is.
+ * The caller sets vm.overcommit_memory to 1 first (set_overcommit()): under
+ * the default heuristic a MAP_POPULATE of more than the machine can give
+ * fails instead of faulting, and the OOM killer never comes. If memory
+ * cannot be had for about 10 s all the same, exit 3 instead of hanging.
  */
 static inline void eat_memory_until_killed(const char *oom_score_adj)
 {
 	write_file("/proc/self/oom_score_adj", oom_score_adj);
-	for (;;) {
+	for (int failures = 0; failures < 10000;) {
 		char *p = mmap(NULL, 32 << 20, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
 			       -1, 0);
 
-		if (p == MAP_FAILED)
+		if (p == MAP_FAILED) {
+			failures++;
 			usleep(1000);
+		}
 	}
+	fprintf(stderr, "# no memory to eat and no OOM kill: %s\n",
+		strerror(errno));
+	_exit(3);
+}
+
+/*
+ * Set vm.overcommit_memory to mode; returns the previous mode (to restore
+ * with the same call), or -1 if the sysctl cannot be read or written.
+ */
+static inline long set_overcommit(long mode)
+{
+	const char *path = "/proc/sys/vm/overcommit_memory";
+	long old = read_long(path);
+	char val[24];
+
+	snprintf(val, sizeof(val), "%ld", mode);
+	write_file(path, val);
+	return old >= 0 && read_long(path) == mode ? old : -1;
 }
 
 #endif /* _MIRROR_TEST_LIB_H */

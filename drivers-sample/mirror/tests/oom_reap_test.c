@@ -56,10 +56,14 @@ FIXTURE_TEARDOWN(oom)
 TEST_F_TIMEOUT(oom, reaper_tells_the_device, 240)
 {
 	struct mirror_stats before = stats(self->fd), after;
+	long overcommit, oom_kills = vmstat_counter("oom_kill");
 	int ready[2], status;
 	pid_t victim_pid, eater_pid;
 	char c;
 
+	/* Allocations must fault, not fail, for the OOM killer to come. */
+	overcommit = set_overcommit(1);
+	ASSERT_GE(overcommit, 0);
 	ASSERT_EQ(pipe(ready), 0);
 	victim_pid = fork();
 	if (!victim_pid) {
@@ -77,7 +81,11 @@ TEST_F_TIMEOUT(oom, reaper_tells_the_device, 240)
 	ASSERT_EQ(waitpid(victim_pid, &status, 0), victim_pid);
 	kill(eater_pid, SIGKILL);
 	waitpid(eater_pid, NULL, 0);
+	set_overcommit(overcommit);
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	/* The kill was the OOM killer's (where vmstat counts OOM kills). */
+	if (oom_kills >= 0)
+		EXPECT_GT(vmstat_counter("oom_kill"), oom_kills);
 	after = stats(self->fd);
 	printf("# device pages the victim no longer mapped: %llu\n",
 	       after.global_orphaned_pages - before.global_orphaned_pages);

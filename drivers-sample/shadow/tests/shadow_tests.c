@@ -2,7 +2,9 @@
 /*
  * Coherence tests of the shadow device, on both of its nodes (one per ops
  * table of the converted legacy glue): after munmap, MADV_DONTNEED or a
- * move_pages() migration, the device must not read the old page.
+ * move_pages() migration, the device must not read the old page. Each
+ * fails on a device that ignores invalidations (SHADOW_SKIP_INVALIDATION=1,
+ * ci/tests/fixtures/expectations-shadow-broken).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -97,8 +99,11 @@ FIXTURE_TEARDOWN(shadow)
 	close(self->fd);
 }
 
-/* No event: the device shares the CPU's page and sees its writes. */
-TEST_F(shadow, shares_page)
+/*
+ * Not a coherence test (no event, nothing to invalidate): SNAP takes a
+ * reference to the CPU's own page, so the device sees the CPU's writes.
+ */
+TEST_F(shadow, snap_shares_cpu_page)
 {
 	uint64_t seen = 0;
 
