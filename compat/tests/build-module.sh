@@ -33,5 +33,5 @@ done
 # shellcheck disable=SC2086 # MNCOMPAT_MAKE_ARGS is a word list
 ${MAKE:-make} -C "$kdir" M="$build" W=1 ${MNCOMPAT_MAKE_ARGS:-} -j"${MNCOMPAT_JOBS:-2}" \
 	MNCOMPAT_INCLUDE="$compat/include" \
-	MNCOMPAT_CONFIG_DIR="$config_dir" MNCOMPAT_CONFIG="$config_dir" \
+	MNCOMPAT_CONFIG="$config_dir" \
 	MNCOMPAT_TEST_CFLAGS="$cflags" >"$build/build.log" 2>&1

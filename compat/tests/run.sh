@@ -12,13 +12,13 @@
 # old-generation KDIRs (make-fake-kdir.sh; on the 4.12 and 4.19 shapes also
 # drivers-sample/mirror and itest, as they are) made from the first Debian 6.1
 # headers tree given (or MNCOMPAT_FAKE_BASE, or else the deb-6.1 kernel of
-# ci/prepare-kernel.sh, fetched if needed), then sparse, checkpatch
-# and the shell linter.  Prints one "ok"/"not ok" line per check and ends with
-# "compat: N passed, M failed"; exits non-zero if anything failed.
+# ci/prepare-kernel.sh, fetched if needed), then sparse. (checkpatch and
+# shellcheck of compat/ are ci/check-style.sh's.) Prints one "ok"/"not ok"
+# line per check and ends with "compat: N passed, M failed"; exits non-zero
+# if anything failed.
 #
-# Environment: MNCOMPAT_FAKE_BASE, CHECKPATCH (path to checkpatch.pl),
-# MNCOMPAT_CACHE (default /var/cache/mncompat, to find checkpatch.pl),
-# MNCOMPAT_TEST_DIR (work directory, kept; default: a temporary one).
+# Environment: MNCOMPAT_FAKE_BASE, MNCOMPAT_TEST_DIR (work directory, kept;
+# default: a temporary one).
 set -u
 
 tests=$(cd "$(dirname "$0")" && pwd)
@@ -243,7 +243,6 @@ test_kernel() {
 timings=
 matrix=
 fake_base=${MNCOMPAT_FAKE_BASE:-}
-checkpatch=${CHECKPATCH:-}
 [ $# -gt 0 ] || {
 	echo "usage: run.sh ENV_FILE|KDIR..." >&2
 	exit 2
@@ -251,16 +250,11 @@ checkpatch=${CHECKPATCH:-}
 for arg in "$@"; do
 	if [ -f "$arg" ]; then
 		KDIR=
-		KSRC=
 		KERNEL_NAME=
 		# shellcheck disable=SC1090 # ci env files, shell syntax
 		. "$arg"
 		kdir=$KDIR
 		name=${KERNEL_NAME:-$(basename "$arg" .env)}
-		if [ -z "$checkpatch" ] && [ -n "$KSRC" ] &&
-			[ -r "$KSRC/scripts/checkpatch.pl" ]; then
-			case $KSRC in *6.12*) checkpatch=$KSRC/scripts/checkpatch.pl ;; esac
-		fi
 	else
 		kdir=$arg
 		name=$(basename "$arg")
@@ -386,38 +380,6 @@ if [ -n "$first" ]; then
 		not_ok "$first: sparse reports problems (log: $sp/build.log)"
 	fi
 fi
-
-# Style.
-if [ -z "$checkpatch" ]; then
-	for cp in "${MNCOMPAT_CACHE:-/var/cache/mncompat}"/src/linux-source-6.12*/scripts/checkpatch.pl; do
-		[ -r "$cp" ] && checkpatch=$cp
-	done
-fi
-if [ -n "$checkpatch" ]; then
-	for f in "$compat"/include/mncompat/*.h "$compat"/probes/*.c \
-		"$compat"/tests/module/*.c "$compat"/tests/interval/*.c \
-		"$compat"/tests/negative/*.c; do
-		rel=${f#"$compat"/}
-		if out=$(perl "$checkpatch" --no-tree -f --terse --show-types \
-			"$f" 2>&1); then
-			ok "checkpatch: $rel"
-		else
-			not_ok "checkpatch: $rel"
-			echo "$out" | sed 's/^/# /'
-		fi
-	done
-else
-	not_ok "checkpatch: no checkpatch.pl (set CHECKPATCH)"
-fi
-for f in "$compat"/configure.sh "$compat"/tests/*.sh; do
-	rel=${f#"$compat"/}
-	if out=$(shellcheck -s sh "$f" 2>&1); then
-		ok "shellcheck: $rel"
-	else
-		not_ok "shellcheck: $rel"
-		echo "$out" | sed 's/^/# /'
-	fi
-done
 
 # Matrix report.
 note "probe pass timings:$timings"
