@@ -47,8 +47,11 @@ dest=$outroot/$gen
 mkdir -p "$outroot"
 rm -rf "$dest"
 mkdir -p "$dest"
-cp -a "$base" "$dest/arch"
-cp -a "$common" "$dest/common"
+# Hard links where the trees share a file system (the tree is big and only
+# two files change: each is removed before it is written, never edited in
+# place, so the packaged tree is never touched); a copy elsewhere.
+cp -al "$base" "$dest/arch" 2>/dev/null || cp -a "$base" "$dest/arch"
+cp -al "$common" "$dest/common" 2>/dev/null || cp -a "$common" "$dest/common"
 for tree in arch common; do
 	for link in scripts tools; do
 		if [ -L "$dest/$tree/$link" ]; then
@@ -58,6 +61,7 @@ for tree in arch common; do
 		fi
 	done
 done
+rm -f "$dest/arch/Makefile"
 echo "include $dest/common/Makefile" >"$dest/arch/Makefile"
 
 header=$dest/common/include/linux/mmu_notifier.h
@@ -145,6 +149,7 @@ if [ "$gen" = 3.16 ]; then
 	hide="$hide s/(\\*clear_young)(/(*fake_clear_young)(/;"
 	hide="$hide s/mmu_notifier_synchronize/mncompat_fake_synchronize/g;"
 fi
+rm -f "$header"
 sed "$hide" "$header.new" >"$header"
 rm -f "$header.new"
 echo "$dest/arch"

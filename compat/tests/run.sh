@@ -12,10 +12,10 @@
 # old-generation KDIRs (make-fake-kdir.sh; on the 4.12 and 4.19 shapes also
 # drivers-sample/mirror and itest, as they are) made from the first Debian 6.1
 # headers tree given (or MNCOMPAT_FAKE_BASE, or else the deb-6.1 kernel of
-# ci/prepare-kernel.sh, fetched if needed), then sparse. (checkpatch and
-# shellcheck of compat/ are ci/check-style.sh's.) Prints one "ok"/"not ok"
-# line per check and ends with "compat: N passed, M failed"; exits non-zero
-# if anything failed.
+# ci/prepare-kernel.sh, fetched if needed), then sparse. The style checks
+# of compat/ (checkpatch, the shell linter) are ci/check-style.sh's. Prints
+# one "ok"/"not ok" line per check and ends with "compat: N passed, M
+# failed"; exits non-zero if anything failed.
 #
 # Environment: MNCOMPAT_FAKE_BASE, MNCOMPAT_TEST_DIR (work directory, kept;
 # default: a temporary one).
