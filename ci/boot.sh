@@ -31,7 +31,22 @@ timeout -k 5 "$timeout_s" qemu-system-x86_64 \
 	-kernel "$VMLINUZ" -initrd "$initrd" \
 	-append "console=ttyS0 rdinit=/init panic=-1 loglevel=5 ${KERNEL_APPEND:-} ${BOOT_APPEND:-}" \
 	-serial "file:$outdir/console.log" -serial "file:$outdir/ktap.log" \
-	</dev/null >"$outdir/qemu.log" 2>&1
+	</dev/null >"$outdir/qemu.log" 2>&1 &
+pid=$!
+# A guest whose init has said nothing after BOOT_INIT_TIMEOUT seconds
+# (default 300) will not: an image that does not boot is stopped then,
+# not at the end of its suites' timeouts.
+waited=0 no_init=""
+while [ ! -s "$outdir/ktap.log" ] && kill -0 "$pid" 2>/dev/null; do
+	if [ "$waited" -ge "$((${BOOT_INIT_TIMEOUT:-300} * 5))" ]; then
+		no_init=yes
+		kill "$pid"
+		break
+	fi
+	sleep 0.2
+	waited=$((waited + 1))
+done
+wait "$pid"
 rc=$?
 set -e
 case $rc in
@@ -39,6 +54,7 @@ case $rc in
 124 | 137) status=timeout ;;
 *) status=qemu-exit-$rc ;;
 esac
+[ -z "$no_init" ] || status=timeout
 echo "$status" >"$outdir/status"
 # Wall time of the whole guest run, in seconds with milliseconds.
 echo "$((($(date +%s%N) - start) / 1000000))" |

@@ -29,11 +29,19 @@ harness_row() {
 }
 
 env_file=$(cat "$run/env/$k" 2>/dev/null || true)
+if [ -n "$env_file" ]; then
+	# The kernel's env file beside its results (ci/results.py reads what
+	# the kernel lacks there); written whole, as other boots may too.
+	mkdir -p "$results/$k"
+	cp "$env_file" "$results/$k/kernel.env.tmp$$"
+	mv "$results/$k/kernel.env.tmp$$" "$results/$k/kernel.env"
+fi
 dirs=""
 for s; do
 	suite=$(basename "$s" .suite)
 	if [ -z "$env_file" ]; then
-		harness_row "$suite" "kernel $k was not prepared (ci/prepare-kernel.sh), see $run/log/prepare-$k.log"
+		harness_row "$suite" "kernel $k was not prepared: $(grep '^error:' \
+			"$run/log/prepare-$k.log" | tail -n 1 | sed 's/^error: //') (ci/prepare-kernel.sh, log: $run/log/prepare-$k.log)"
 	elif ! "$MNCOMPAT_TOP/ci/stage-suite.sh" "$env_file" "$s" \
 		"$results/$k/$suite" >>"$log" 2>&1; then
 		harness_row "$suite" "ci/stage-suite.sh failed: $(grep '^error:' "$log" | tail -n 1)"
@@ -60,6 +68,8 @@ for s; do
 	elif build=$(awk -F '\t' '$3 ~ /\/build:/ && $4 == "fail" { print $5; f = 1; exit }
 		END { exit !f }' "$tsv"); then
 		summary="build failed: $build"
+	elif grep -q '/boot	[a-z]*	never reached init' "$tsv"; then
+		summary="the guest never reached its init (status $(cat "$bootdir/status")): does the image boot under QEMU with console=ttyS0? See $bootdir/console.log"
 	elif [ "$(cat "$dir/status" 2>/dev/null)" = timeout ]; then
 		summary="timeout after $(cat "$bootdir/timeout")s in $(awk -F '\t' \
 			'$4 == "timeout" && !t { t = $3 } $5 == "never finished" { n = $3 }

@@ -35,7 +35,8 @@ SPLAT = re.compile(
     r"INFO: task .* blocked for more than|"
     r"detected stalls? on CPU"
 )
-RESULT = re.compile(r"^(not )?ok \d+(?: -)? ?(.*?)(?:\s+#\s*(SKIP|skip)\b.*)?$")
+RESULT = re.compile(
+    r"^(not )?ok \d+(?: -)? ?(.*?)(?:\s+#\s*(SKIP|skip)\b\s*(.*))?$")
 STEP = re.compile(r"^step\s+(\S+)")
 BEGIN = "# mncompat-begin "
 END = "# mncompat-end "
@@ -81,7 +82,7 @@ def step_rows(name, lines, rc):
             continue
         desc = m.group(2).strip() or "unnamed"
         if m.group(3):
-            rows.append((f"{name}/{desc}", "skip", ""))
+            rows.append((f"{name}/{desc}", "skip", m.group(4).strip()))
         elif m.group(1):
             failed = True
             rows.append((f"{name}/{desc}", "fail", ""))
@@ -94,7 +95,7 @@ def step_rows(name, lines, rc):
     return rows
 
 
-def parse(status, ktap, console, plan_text, complete):
+def parse(status, ktap, console, plan_text, complete, reached_init):
     plan = [m.group(1) for m in map(STEP.match, plan_text.splitlines()) if m]
     sections = parse_sections(ktap)
     timed_out = status == "timeout"
@@ -113,6 +114,9 @@ def parse(status, ktap, console, plan_text, complete):
 
     if complete:
         rows.append(("boot", "pass", "done"))
+    elif not reached_init:
+        rows.append(("boot", "timeout" if timed_out else "fail",
+                     "never reached init"))
     else:
         rows.append(("boot", "timeout" if timed_out else "fail", status))
     splats = console_splats(console)
@@ -200,7 +204,8 @@ def main():
             write(os.path.join(sdir, "boot-seconds"),
                   f"{(own[name] or 0) + share:.3f}\n")
         rows = parse(status, frame, suite_console,
-                     read(os.path.join(sdir, "plan")), complete)
+                     read(os.path.join(sdir, "plan")), complete,
+                     "# mncompat-suite-begin " in ktap)
         with open(os.path.join(sdir, "results.tsv.tmp"), "w") as f:
             for test, result, detail in rows:
                 detail = detail.replace("\t", " ")[:200]

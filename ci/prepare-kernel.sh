@@ -21,6 +21,12 @@ for name in "$@"; do
 	case $2 in
 	deb) "$MNCOMPAT_TOP/ci/get-deb-kernel.sh" "$name" "$3" ;;
 	src) "$MNCOMPAT_TOP/ci/build-src-kernel.sh" "$name" "$3" "$4" "$5" ;;
+	user)
+		[ $# -ge 5 ] ||
+			die "$name: a user row needs BUILD_TREE IMAGE MODULES_DIR (or -), see $KERNELS_LIST"
+		"$MNCOMPAT_TOP/ci/register-user-kernel.sh" "$name" "$3" "$4" "$5" \
+			"$(echo "${7:--}" | sed 's/^lacks=//')"
+		;;
 	*) die "$name: unknown kernel kind '$2' in $KERNELS_LIST" ;;
 	esac
 done

@@ -3,7 +3,9 @@
 results.tsv files and ci/expectations (ci/report.py and its writers use it).
 
 EXPECTATIONS has lines "KERNEL_GLOB TEST_GLOB RESULT [why]"; the first line
-that matches a (kernel, test) gives the expected result, else "pass". A cell
+that matches a (kernel, test) gives the expected result, else "pass". A
+kernel whose row says it lacks a feature (lacks=..., ci/lacks.list) is
+expected to skip that feature's tests, before any EXPECTATIONS line. A cell
 whose result differs from its expectation is unexpected (label "fail!"); one
 that is expected to be something else than pass and is, is labelled
 "xfail", "xsplat", "xtimeout".
@@ -27,6 +29,37 @@ def load_expectations(path):
             if len(line) < 3:
                 sys.exit(f"{path}:{n}: want 'KERNEL_GLOB TEST_GLOB RESULT'")
             rules.append((line[0], line[1], line[2]))
+    return rules
+
+
+def kernel_env(results_dir, kernel):
+    """The KEY=VALUE lines of RESULTS_DIR/KERNEL/kernel.env, a copy of the
+    kernel's env file (ci/matrix-cell.sh), as a dict."""
+    env = {}
+    for line in read_text(os.path.join(results_dir, kernel,
+                                       "kernel.env")).splitlines():
+        key, sep, value = line.partition("=")
+        if sep:
+            env[key] = value.strip("'")
+    return env
+
+
+def lacks_rules(results_dir, kernels):
+    """Rules "KERNEL TEST_GLOB skip" for the features each kernel lacks
+    (its row's lacks=..., ci/lacks.list): they come before the others."""
+    globs = {}
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                           "lacks.list")) as f:
+        for line in f:
+            words = line.split("#", 1)[0].split()
+            if len(words) == 2:
+                globs.setdefault(words[0], []).append(words[1])
+    rules = []
+    for kernel in kernels:
+        for feature in kernel_env(results_dir, kernel).get(
+                "KERNEL_LACKS", "").split():
+            for tglob in globs.get(feature, []):
+                rules.append((kernel, tglob, "skip"))
     return rules
 
 
@@ -62,10 +95,11 @@ def load_cells(expectations, results_dir):
     """Every results.tsv row under results_dir, judged, in report order."""
     if not os.path.isdir(results_dir):
         sys.exit(f"error: no results directory {results_dir}")
-    rules = load_expectations(expectations)
     rows = load_rows(results_dir)
     if not rows:
         sys.exit(f"error: no results.tsv rows under {results_dir}")
+    rules = lacks_rules(results_dir, ordered(r[0] for r in rows)) + \
+        load_expectations(expectations)
     cells = []
     for kernel, suite, test, result, detail in rows:
         want = expected(rules, kernel, test)

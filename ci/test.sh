@@ -43,6 +43,7 @@ part compat "$MNCOMPAT_TOP/compat/tests/run.sh" $env_files
 # shellcheck disable=SC2086
 part dkms "$MNCOMPAT_TOP/ci/check-dkms.sh" $env_files
 part driver-matrix "$MNCOMPAT_TOP/ci/tests/check-driver-matrix.sh"
+part user-kernel "$MNCOMPAT_TOP/ci/tests/check-user-kernel.sh"
 # The report files of the main matrix and of a driver front end run.
 part reports "$MNCOMPAT_TOP/ci/tests/check-reports.sh" "$out/results" \
 	"$out/driver-matrix-tests/shadow/results"

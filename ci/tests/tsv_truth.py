@@ -14,10 +14,11 @@ import results  # noqa: E402  (ci/results.py)
 
 def rows(expectations, results_dir):
     """(kernel, suite, test, result, want) per results.tsv row."""
-    rules = results.load_expectations(expectations)
     found = results.load_rows(results_dir)
     if not found:
         sys.exit(f"error: no results.tsv rows under {results_dir}")
+    rules = results.lacks_rules(results_dir, first_seen(r[0] for r in found)) \
+        + results.load_expectations(expectations)
     return [(k, s, t, r, results.expected(rules, k, t))
             for k, s, t, r, _detail in found]
 
