@@ -133,6 +133,17 @@ expression M, S, E;
 @@
 * mmu_notifier_invalidate_range(M, S, E)
 
+@ops_def@
+identifier ops.fn;
+@@
+fn(...) { ... }
+
+@script:python depends on !context && !ops_def@
+fn << ops.fn;
+p << ops.p;
+@@
+note(p, "review: %s is not defined in this file or could not be parsed (#if?): rename its definition by hand if the name has invalidate_range in it" % fn)
+
 @script:python nn depends on patch@
 fn << ops.fn;
 fn2;
