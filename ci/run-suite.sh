@@ -93,8 +93,9 @@ while read -r directive arg; do
 			mkdir -p "$rundir/convert"
 			cp -r "$dir" "$rundir/convert/$name"
 			dir=$rundir/convert/$name
+			# exit 3: converted, with items to review
 			"$MNCOMPAT_TOP/semantic-patches/convert.sh" "$dir" --apply \
-				>"$rundir/convert-$name.report" 2>&1 ||
+				>"$rundir/convert-$name.report" 2>&1 || [ $? -eq 3 ] ||
 				die "converting $1 failed: $rundir/convert-$name.report"
 		fi
 		if "$MNCOMPAT_TOP/ci/build-module.sh" "$env_file" \
