@@ -434,6 +434,21 @@ identifier sl : script:python() { is_sleeper_name(sl) };
 @@
 fn(...) { <+... sl ...+> }
 
+@only_sleeps depends on patch && atomic exists@
+identifier only.fn;
+identifier sl : script:python() { is_sleeper_name(sl) };
+position q;
+@@
+fn(...) { <+... sl@q ...+> }
+
+@script:python depends on only_sleeps@
+q << only_sleeps.q;
+fn << only.fn;
+sl << only_sleeps.sl;
+@@
+why = sl + ((' -> ' + ' -> '.join(sleep_chain(sl))) if sleep_chain(sl) else '')
+note(q, "review: %s may sleep (%s -> %s): invalidate_range (-D atomic) must not sleep" % (fn, fn, why))
+
 @other_assign@
 expression E, F;
 position p;
@@ -570,10 +585,11 @@ static T h@ph(...) { ... }
 @script:python helper_ok@
 h << covered_ref.h;
 ph << helper_pos.ph;
+p << covered.p;
 h_ok;
 @@
 if split_by_cpp(ph):
-    note(ph, "review: %s is now unused but split by #if/#else: remove it by hand" % h)
+    note(p, "review: %s is now unused but split by #if/#else (line %s): remove it by hand" % (h, ph[0].line))
     cocci.include_match(False)
 else:
     coccinelle.h_ok = cocci.make_ident(h)
@@ -878,18 +894,3 @@ p << only.p;
 fn << only.fn;
 @@
 note(p, "review: %s is not defined in this file or could not be parsed (#if?): generated callbacks call it once per page" % fn)
-
-@only_sleeps depends on patch && atomic exists@
-identifier only.fn;
-identifier sl : script:python() { is_sleeper_name(sl) };
-position q;
-@@
-fn(...) { <+... sl@q ...+> }
-
-@script:python depends on only_sleeps@
-q << only_sleeps.q;
-fn << only.fn;
-sl << only_sleeps.sl;
-@@
-why = sl + ((' -> ' + ' -> '.join(sleep_chain(sl))) if sleep_chain(sl) else '')
-note(q, "review: %s may sleep (%s -> %s): invalidate_range (-D atomic) must not sleep" % (fn, fn, why))

@@ -224,6 +224,20 @@ if sleepy and not tlbs:
 if flags == '0' and (start or end):
     note(p, "review: before 4.13 compat calls %s from invalidate_page under the page-table lock with a non-blockable range: no sleeping then (test mncompat_range_blockable())" % ' and '.join(str(x) for x in (start, end) if x))
 
+// The #include to replace, looked for before anything changes.
+@has_inc@
+@@
+#include <mncompat/mmu_notifier.h>
+
+@has_linux_inc@
+@@
+#include <linux/mmu_notifier.h>
+
+@script:python depends on patch && !has_inc && !has_linux_inc@
+p << tbl.p;
+@@
+note(p, "review: no #include <linux/mmu_notifier.h> in this file to replace: add #include <mncompat/mmu_notifier.h>")
+
 @rep depends on patch@
 identifier tbl.ops;
 identifier mk.args;
@@ -263,16 +277,4 @@ expression R;
 - #include <linux/mmu_notifier.h>
 + #include <mncompat/mmu_notifier.h>
 
-@has_inc@
-@@
-#include <mncompat/mmu_notifier.h>
 
-@no_inc depends on patch && (rep || bl) && !inc && !has_inc@
-position p;
-@@
-#include <...>@p
-
-@script:python depends on no_inc@
-p << no_inc.p;
-@@
-note([p[0]], "review: no #include <linux/mmu_notifier.h> in this file to replace: add #include <mncompat/mmu_notifier.h>")

@@ -83,7 +83,7 @@ check "convert.sh: second run reports no changed file" \
 
 mkdir -p "$ct/clean"
 cp "$here/4.13-only-page/before.c" "$ct/clean/a.c"
-"$cv" "$ct/clean" --quiet >"$ct/clean.out" 2>&1
+"$cv" "$ct/clean" --quiet --to 4.13 >"$ct/clean.out" 2>&1
 st=$?
 check "convert.sh: nothing to review exits 0" test $st -eq 0
 check "convert.sh: nothing to review says 0 items" \
@@ -99,7 +99,7 @@ cp "$here/4.13-only-page-atomic/before.c" "$ct/atomic/a.c"
 "$cv" "$ct/atomic" --apply --atomic --to 4.13 >/dev/null 2>&1
 check "convert.sh --atomic --to 4.13 uses invalidate_range" \
 	cmp -s "$ct/atomic/a.c" "$here/4.13-only-page-atomic/after.c"
-mkdir -p "$ct/compat" "$ct/atomic-range" "$ct/gnt"
+mkdir -p "$ct/compat" "$ct/atomic-range"
 cp "$here/pipeline-compat/before.c" "$ct/compat/a.c"
 "$cv" "$ct/compat" --apply --compat >"$ct/compat.out" 2>&1
 check "convert.sh --compat: the series with -D compat, then mn-compat-ops.cocci" \
@@ -109,13 +109,6 @@ check "convert.sh --compat: the report says so" \
 "$cv" "$ct/compat" --compat >"$ct/compat2.out" 2>&1
 check "convert.sh --compat: second run changes nothing" \
 	grep -q '^files changed: 0$' "$ct/compat2.out"
-cp "$here/pipeline-compat-gntdev/before.c" "$ct/gnt/gnt.c"
-"$cv" "$ct/gnt" --apply --compat >"$ct/gnt.out" 2>&1
-st=$?
-check "convert.sh --compat on the gntdev shape: as the pipeline case" \
-	cmp -s "$ct/gnt/gnt.c" "$here/pipeline-compat-gntdev/after.c"
-check "convert.sh --compat on the gntdev shape: review items, exit 3" \
-	test $st -eq 3
 cp "$here/pipeline-compat/before.c" "$ct/atomic-range/a.c"
 "$cv" "$ct/atomic-range" --atomic >"$ct/atomic-range.out" 2>&1
 check "convert.sh --atomic on a file with range callbacks runs every step" \
@@ -144,63 +137,64 @@ check "convert.sh: CRLF file, second run changes nothing" \
 	grep -q '^files changed: 0$' "$ct/crlf2.out"
 
 # --- nothing dropped silently ------------------------------------------
-# The rmap shape: the goto note comes from code the step already changed.
-mkdir -p "$ct/rmap"
-cp "$here/4.13-rmap-shape/before.c" "$ct/rmap/rmap.c"
-"$cv" "$ct/rmap" --to 4.13 --quiet >"$ct/rmap.out" 2>&1
+# One tree, one dry run of the whole series: the rmap shape (its goto note
+# comes from code the step already changed), an ops table spatch cannot
+# parse next to a good file, callbacks a later step cannot parse or that
+# the driver calls itself, a table split by #if, symbolic links.
+r=$ct/report
+mkdir -p "$r/in" "$ct/outside"
+cp "$here/4.13-rmap-shape/before.c" "$r/rmap.c"
+cp "$here/4.13-only-page/before.c" "$r/good.c"
+sed 's/^\t\.invalidate_page = \(.*\),$/\t.invalidate_page = \1,,/' \
+	"$here/4.13-amdgpu-shape/before.c" >"$r/bad.c"
+cp "$here/pipeline-direct-calls/before.c" "$r/later.c"
+cp "$here/4.13-if-only/before.c" "$r/ifonly.c"
+cp "$here/4.13-only-page/before.c" "$ct/outside/far.c"
+cp "$here/4.13-only-page/before.c" "$r/in/near.c"
+ln -s ../outside/far.c "$r/far.c"
+ln -s in/near.c "$r/near.c"
+ln -s ../outside "$r/dir"
+"$cv" "$r" --quiet >"$ct/report.out" 2>&1
+st=$?
+check "convert.sh: items needing review give exit 3" test $st -eq 3
 check "convert.sh: the goto out of a bracket is an item needing review" \
 	grep -q '^  rmap.c:149: \[4.13\] review: count_one: goto out at line 138' \
-	"$ct/rmap.out"
-# An ops table spatch cannot parse, next to a good file.
-mkdir -p "$ct/parse"
-cp "$here/4.13-only-page/before.c" "$ct/parse/good.c"
-sed 's/^\t\.invalidate_page = \(.*\),$/\t.invalidate_page = \1,,/' \
-	"$here/4.13-amdgpu-shape/before.c" >"$ct/parse/bad.c"
-"$cv" "$ct/parse" --quiet >"$ct/parse.out" 2>&1
-st=$?
-check "convert.sh: an unparsable ops table gives exit 3" test $st -eq 3
+	"$ct/report.out"
 check "convert.sh: an unparsable ops table is named for review" \
 	grep -qE '^  bad\.c:[0-9]+: \[4\.13\] review: spatch could not parse' \
-	"$ct/parse.out"
+	"$ct/report.out"
 check "convert.sh: the .invalidate_page left in it is named for review" \
 	grep -qE '^  bad\.c:[0-9]+: \[check\] review: \.invalidate_page is still here' \
-	"$ct/parse.out"
-# A callback a later step cannot parse: the old prototype stays, named.
-mkdir -p "$ct/later"
-cp "$here/pipeline-direct-calls/before.c" "$ct/later/a.c"
-"$cv" "$ct/later" --quiet >"$ct/later.out" 2>&1
+	"$ct/report.out"
+check "convert.sh: the good file next to it is converted" \
+	grep -q '^  good.c:[0-9]*: \[4.13\] converted' "$ct/report.out"
 check "convert.sh: a callback split by #if is named for review" \
-	grep -q '^  a.c:[0-9]*: \[check\] review: split_range_start still has a pre-5.0 prototype' \
-	"$ct/later.out"
-# An invalidate_page-only table under #if: reported, not converted.
-mkdir -p "$ct/ifonly"
-cp "$here/4.13-if-only/before.c" "$ct/ifonly/a.c"
-"$cv" "$ct/ifonly" --quiet >"$ct/ifonly.out" 2>&1
+	grep -q '^  later.c:[0-9]*: \[check\] review: split_range_start still has a pre-5.0 prototype' \
+	"$ct/report.out"
+check "convert.sh: a callback the driver calls itself is named for review" \
+	grep -q '^  later.c:30: \[5.0\] review: dev_range_start is called here' \
+	"$ct/report.out"
 check "convert.sh: a table split by #if is an item needing review" \
-	grep -q '^  a.c:28: \[4.13\] review: cfg_invalidate_page' "$ct/ifonly.out"
-# Symbolic links inside the tree are not followed: said so.
-mkdir -p "$ct/links/in" "$ct/outside"
-cp "$here/4.13-only-page/before.c" "$ct/outside/far.c"
-cp "$here/4.13-only-page/before.c" "$ct/links/in/near.c"
-ln -s ../outside/far.c "$ct/links/far.c"
-ln -s in/near.c "$ct/links/near.c"
-ln -s ../outside "$ct/links/dir"
-"$cv" "$ct/links" --quiet >"$ct/links.out" 2>&1
+	grep -q '^  ifonly.c:28: \[4.13\] review: cfg_invalidate_page' "$ct/report.out"
 check "convert.sh: a link to a file outside the tree is named for review" \
 	grep -q '^  far.c:1: \[convert\] review: symbolic link to ../outside/far.c: not converted' \
-	"$ct/links.out"
+	"$ct/report.out"
 check "convert.sh: a link to a directory is named for review" \
 	grep -q '^  dir:1: \[convert\] review: symbolic link to a directory' \
-	"$ct/links.out"
+	"$ct/report.out"
 check "convert.sh: a link to a file inside the tree is converted there" \
 	grep -q '^  near.c:1: \[convert\] symbolic link to in/near.c: converted there' \
-	"$ct/links.out"
+	"$ct/report.out"
+check "convert.sh: every file is converted, unchanged or named for review" \
+	sh -c 'for f in rmap.c good.c bad.c later.c ifonly.c in/near.c far.c dir; do
+		grep -qE "^  $f(:|\$)" "$1" || exit 1
+	done' sh "$ct/report.out"
 
 # --- paths ---------------------------------------------------------------
 mkdir -p "$ct/slash"
 cp "$here/4.13-only-page/before.c" "$ct/slash/a.c"
 cp -r "$ct/slash" "$ct/slash-patched"
-"$cv" "$ct/slash/" >"$ct/slash.out" 2>&1
+"$cv" "$ct/slash/" --to 4.13 >"$ct/slash.out" 2>&1
 check "convert.sh DIR/: plain diff headers" \
 	grep -q '^--- a/a.c$' "$ct/slash.out"
 check "convert.sh DIR/: the diff applies with patch -p1" \
@@ -212,7 +206,7 @@ cp "$here/4.13-only-page/before.c" "$ct/dash/-x/a.c"
 st=$?
 check "convert.sh -- -x --quiet: everything after -- is a path (usage error)" \
 	test $st -eq 2
-(cd "$ct/dash" && "$cv" --quiet -- -x) >"$ct/dash.out" 2>&1
+(cd "$ct/dash" && "$cv" --quiet --to 4.13 -- -x) >"$ct/dash.out" 2>&1
 st=$?
 check "convert.sh --quiet -- -x converts the directory -x" \
 	sh -c 'test "$1" -eq 0 && grep -q "^files changed: 1$" "$2"' sh "$st" "$ct/dash.out"
@@ -232,7 +226,7 @@ check "convert.sh FILE that is a link: the link stays a link" \
 cp "$here/4.13-only-page/before.c" "$ct/flink/ro.c"
 chmod 444 "$ct/flink/ro.c"
 ln -s ro.c "$ct/flink/rolink.c"
-"$cv" "$ct/flink/rolink.c" --apply >"$ct/flink-ro.out" 2>&1
+"$cv" "$ct/flink/rolink.c" --apply --to 4.13 >"$ct/flink-ro.out" 2>&1
 st=$?
 check "convert.sh FILE that links to a read-only file is refused" \
 	sh -c 'test "$1" -eq 1 && cmp -s "$2" "$3"' sh "$st" "$ct/flink/ro.c" \
@@ -244,7 +238,7 @@ cp "$here/4.13-only-page/before.c" "$ct/ro/a.c"
 cp "$here/4.13-kvm-shape/before.c" "$ct/ro/b.c"
 chmod 444 "$ct/ro/a.c"
 sums "$ct/ro" >"$ct/ro0"
-"$cv" "$ct/ro" --apply >"$ct/ro.out" 2>"$ct/ro.err"
+"$cv" "$ct/ro" --apply --to 4.13 >"$ct/ro.out" 2>"$ct/ro.err"
 st=$?
 sums "$ct/ro" >"$ct/ro1"
 check "convert.sh --apply refuses a read-only file" test $st -eq 1
@@ -256,7 +250,7 @@ mkdir -p "$ct/rodir/d"
 cp "$here/4.13-only-page/before.c" "$ct/rodir/d/a.c"
 chmod 555 "$ct/rodir/d"
 sums "$ct/rodir" >"$ct/rodir0"
-"$cv" "$ct/rodir" --apply >"$ct/rodir.out" 2>"$ct/rodir.err"
+"$cv" "$ct/rodir" --apply --to 4.13 >"$ct/rodir.out" 2>"$ct/rodir.err"
 st=$?
 sums "$ct/rodir" >"$ct/rodir1"
 chmod 755 "$ct/rodir/d"
@@ -297,12 +291,12 @@ if [ "$(id -u)" -ne 0 ] || command -v setpriv >/dev/null; then
 	chmod 444 "$ct/rosrc/a.c"
 	chmod 555 "$ct/rosrc"
 	sums "$ct/rosrc" >"$ct/rosrc0"
-	as_user env TMPDIR=/tmp "$cv" "$ct/rosrc" >"$ct/rosrc.out" 2>&1
+	as_user env TMPDIR=/tmp "$cv" "$ct/rosrc" --to 4.13 >"$ct/rosrc.out" 2>&1
 	st=$?
 	check "convert.sh dry run as a user on a read-only tree works" \
 		sh -c 'test "$1" -eq 0 && grep -q "^+++ b/a.c" "$2"' sh "$st" \
 		"$ct/rosrc.out"
-	as_user env TMPDIR=/tmp "$cv" "$ct/rosrc" --apply >"$ct/rosrc2.out" 2>&1
+	as_user env TMPDIR=/tmp "$cv" "$ct/rosrc" --apply --to 4.13 >"$ct/rosrc2.out" 2>&1
 	st=$?
 	sums "$ct/rosrc" >"$ct/rosrc1"
 	check "convert.sh --apply as a user on a read-only tree is refused, nothing written" \
