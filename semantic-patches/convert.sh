@@ -201,17 +201,8 @@ trap 'exit 129' HUP
 : >"$tmp/review.extra"
 if [ -d "$path" ]; then
 	base=$path
-	# As many greps as --jobs, on the files one level down and the
-	# entries two levels down (balanced enough); links are left to the
-	# loop below.
-	{
-		find "$path" -mindepth 1 -maxdepth 1 -type f -name '*.[ch]' -print0
-		find "$path" -mindepth 2 -maxdepth 2 ! -type l \
-			\( -type d -o -type f -name '*.[ch]' \) -print0
-	} 2>"$tmp/grep.err" >"$tmp/entries"
-	xargs -0 -r -P "$jobs" -n 8 grep -rlF --include='*.c' --include='*.h' \
-		mmu_notifier -- <"$tmp/entries" 2>>"$tmp/grep.err" |
-		LC_ALL=C sort >"$tmp/candidates" || true
+	grep -rlF --include='*.c' --include='*.h' mmu_notifier -- "$path" \
+		>"$tmp/candidates" 2>"$tmp/grep.err" || true
 	if [ -s "$tmp/grep.err" ]; then
 		cat "$tmp/grep.err" >&2
 		die "could not read all of $shown (see above); nothing changed"
@@ -518,15 +509,17 @@ while IFS= read -r rel; do
 	cat "$tmp/crlf.tmp" >"$tmp/work/$rel"
 done <"$tmp/crlf"
 
-: >"$tmp/changed"
+# "Files ORIG/REL and WORK/REL differ": REL is there twice, same length.
+(cd "$tmp" && diff -rq orig work) | awk '
+	/^Files orig\/.* and work\/.* differ$/ {
+		n = (length($0) - length("Files orig/ and work/ differ")) / 2
+		print substr($0, length("Files orig/") + 1, n)
+	}' | LC_ALL=C sort >"$tmp/changed" || true
 : >"$tmp/diff"
 while IFS= read -r rel; do
-	if ! cmp -s "$tmp/orig/$rel" "$tmp/work/$rel"; then
-		echo "$rel" >>"$tmp/changed"
-		diff -u --label "a/$rel" --label "b/$rel" "$tmp/orig/$rel" \
-			"$tmp/work/$rel" >>"$tmp/diff" || true
-	fi
-done <"$tmp/rels"
+	diff -u --label "a/$rel" --label "b/$rel" "$tmp/orig/$rel" \
+		"$tmp/work/$rel" >>"$tmp/diff" || true
+done <"$tmp/changed"
 
 # 6. The report.  Notes in step order; line numbers are those of the file
 # when that step ran (the [check] lines: of the result).
