@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
 # Sourced by semantic-patches/tests/run.sh (which sets here, sp, tmp and
-# the ok/not_ok/check helpers): the checks of convert.sh.
+# the ok/not_ok/check helpers): the checks of convert.sh.  The sh -c
+# programs below get their values as positional parameters.
+# shellcheck disable=SC2154,SC2016
 cv=$sp/convert.sh
 ct=$tmp/convert
 series_files=$(awk '$1 !~ /^#/ && NF >= 3 { print $2 }' "$sp/series")
