@@ -210,9 +210,13 @@ if [ -d "$path" ]; then
 	# grep -r does not follow symbolic links inside the tree: say so for
 	# every one that leads to code mentioning mmu_notifier.
 	find "$path" -mindepth 1 -type l -print >"$tmp/links"
+	real_base=$(cd "$base" && pwd -P)
 	while IFS= read -r l; do
 		rel=${l#"$base"/}
+		target=$(readlink -f -- "$l") || target=
 		if [ -d "$l" ]; then
+			# A directory of the tree is read where it is.
+			case $target in "$real_base"/*) continue ;; esac
 			n=$(grep -rlF --include='*.c' --include='*.h' mmu_notifier \
 				-- "$l/" 2>/dev/null | wc -l) || n=0
 			[ "$n" -eq 0 ] ||
@@ -221,9 +225,8 @@ if [ -d "$path" ]; then
 		fi
 		case $l in *.c | *.h) ;; *) continue ;; esac
 		grep -qF mmu_notifier -- "$l" 2>/dev/null || continue
-		target=$(readlink -f -- "$l") || target=
 		case $target in
-		"$(cd "$base" && pwd -P)"/*) echo "$rel:1: [convert] symbolic link to ${target#"$(cd "$base" && pwd -P)"/}: converted there" >>"$tmp/links.inside" ;;
+		"$real_base"/*) echo "$rel:1: [convert] symbolic link to ${target#"$real_base"/}: converted there" >>"$tmp/links.inside" ;;
 		*) echo "$rel:1: [convert] review: symbolic link to $(readlink -- "$l"): not converted, convert its target" >>"$tmp/review.extra" ;;
 		esac
 	done <"$tmp/links"
