@@ -364,6 +364,12 @@ while read -r gen cocci tokens past whole; do
 		mv "$tmp/files.todo" "$tmp/files"
 	fi
 	[ -s "$tmp/files" ] || continue
+	fields=
+	follow=0
+	case $whole in
+	fields:*) fields=${whole#fields:} ;;
+	fields+:*) fields=${whole#fields+:} follow=1 ;;
+	esac
 	rm -rf "$tmp/step" "$tmp/excerpts"
 	mkdir "$tmp/step" "$tmp/excerpts"
 	i=0
@@ -375,14 +381,15 @@ while read -r gen cocci tokens past whole; do
 		*) n=f$i.c ;;
 		esac
 		printf '%s\t%s\n' "$n" "${rel#./}" >>"$tmp/map"
-		# Only the functions with something to do, where that is enough.
-		if [ "$whole" != "*" ] && { [ "$whole" = - ] ||
-			! grep -qE "$whole" "$tmp/work/$rel"; } &&
-			awk -v mode=cut -v re="$tokens" -v map="$tmp/excerpts/$n" \
-				-f "$sp/excerpt.awk" "$tmp/work/$rel" >"$tmp/step/$n"; then
+		# Only the parts of the file the step needs (series, fifth
+		# column), where the file's layout lets them be put back.
+		if [ "$whole" != "*" ] &&
+			awk -v mode=cut -v re="$tokens" -v fields="$fields" \
+				-v follow="$follow" -f "$sp/excerpt.awk" \
+				"$tmp/work/$rel" >"$tmp/step/$n"; then
+			cp "$tmp/step/$n" "$tmp/excerpts/$n.x"
 			continue
 		fi
-		rm -f "$tmp/excerpts/$n"
 		cat "$tmp/work/$rel" >"$tmp/step/$n"
 	done <"$tmp/files"
 	# -D only for the scripts that know it (spatch refuses the others).
@@ -396,11 +403,11 @@ while read -r gen cocci tokens past whole; do
 	# back is done again on the whole file, and its notes with it.
 	: >"$tmp/redo"
 	while IFS="$tab" read -r n rel; do
-		if [ ! -e "$tmp/excerpts/$n" ]; then
+		if [ ! -e "$tmp/excerpts/$n.x" ]; then
 			cat "$tmp/step/$n" >"$tmp/work/$rel"
-		elif awk -v mode=paste -v map="$tmp/excerpts/$n" \
-			-f "$sp/excerpt.awk" "$tmp/work/$rel" "$tmp/step/$n" \
-			>"$tmp/pasted"; then
+		elif { diff -U0 "$tmp/excerpts/$n.x" "$tmp/step/$n" || :; } |
+			awk -v mode=paste -f "$sp/excerpt.awk" "$tmp/work/$rel" \
+				"$tmp/excerpts/$n.x" - >"$tmp/pasted"; then
 			cat "$tmp/pasted" >"$tmp/work/$rel"
 		else
 			printf '%s\t%s\n' "$n" "$rel" >>"$tmp/redo"

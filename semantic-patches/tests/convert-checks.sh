@@ -31,6 +31,9 @@ mkdir -p "$ct/tree/sub" "$ct/ref"
 cp "$here/4.13-only-page/before.c" "$ct/tree/mirror.c"
 cp "$here/4.13-cleancache-frontswap/before.c" "$ct/tree/sub/tmem.c"
 cp "$here/4.13-kvm-shape/before.c" "$ct/tree/sub/vmm.c"
+# spatch gets excerpts of these (the 6.6 and 6.10 steps): same result
+cp "$here/6.6-secondary-tlbs/before.c" "$ct/tree/sub/tlbs.c"
+cp "$here/6.10-change-pte/before.c" "$ct/tree/sub/pte.c"
 cat >"$ct/tree/sub/done.c" <<'EOF'
 #include <linux/mmu_notifier.h>
 
@@ -48,8 +51,10 @@ echo 'int unrelated;' >"$ct/tree/other.c"
 chmod 640 "$ct/tree/mirror.c"
 cp "$ct/tree/mirror.c" "$ct/ref/mirror.c"
 cp "$ct/tree/sub/vmm.c" "$ct/ref/vmm.c"
-expect "$ct/ref/mirror.c"
-expect "$ct/ref/vmm.c"
+cp "$ct/tree/sub/tlbs.c" "$ct/tree/sub/pte.c" "$ct/ref/"
+for f in mirror.c vmm.c tlbs.c pte.c; do
+	expect "$ct/ref/$f"
+done
 sums "$ct/tree" >"$ct/sum0"
 
 "$cv" "$ct/tree" >"$ct/dry.out" 2>"$ct/dry.err"
@@ -57,7 +62,7 @@ st=$?
 sums "$ct/tree" >"$ct/sum1"
 check "convert.sh: dry run with items needing review exits 3" test $st -eq 3
 check "convert.sh: dry run prints a diff" grep -q '^+++ b/sub/vmm.c' "$ct/dry.out"
-check "convert.sh: dry run report counts files" grep -q '^files changed: 2$' "$ct/dry.out"
+check "convert.sh: dry run report counts files" grep -q '^files changed: 4$' "$ct/dry.out"
 check "convert.sh: dry run report lists conversions" \
 	grep -q 'converted: mirror_invalidate_page' "$ct/dry.out"
 check "convert.sh: a file that needs nothing is named as such" \
@@ -71,6 +76,10 @@ check "convert.sh --apply: mirror.c converted to the 6.12 API" \
 	cmp -s "$ct/tree/mirror.c" "$ct/ref/mirror.c.expect"
 check "convert.sh --apply: sub/vmm.c converted to the 6.12 API" \
 	cmp -s "$ct/tree/sub/vmm.c" "$ct/ref/vmm.c.expect"
+check "convert.sh --apply: excerpts for 6.6 give what the whole file gives" \
+	cmp -s "$ct/tree/sub/tlbs.c" "$ct/ref/tlbs.c.expect"
+check "convert.sh --apply: excerpts for 6.10 give what the whole file gives" \
+	cmp -s "$ct/tree/sub/pte.c" "$ct/ref/pte.c.expect"
 check "convert.sh --apply: cleancache/frontswap file untouched" \
 	cmp -s "$ct/tree/sub/tmem.c" "$here/4.13-cleancache-frontswap/before.c"
 check "convert.sh --apply: file mode kept" \
