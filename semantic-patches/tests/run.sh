@@ -6,7 +6,8 @@
 #   - every tests/<case>/: apply the .cocci files named in its spec to
 #     before.c, compare with after.c, apply again to after.c (idempotence),
 #     check the expected report lines;
-#   - every .cocci in every coccicheck mode on all test inputs;
+#   - every .cocci in the report modes (report, context, org) on all test
+#     inputs (patch mode runs in the cases);
 #   - make coccicheck COCCI=... MODE=report|patch M=tests/ against the
 #     linux-source-6.12 tree from ci/unpack-source.sh, when it is there;
 #   - convert.sh behaviour (dry run, --apply, CRLF, read-only, errors,
@@ -86,26 +87,55 @@ if [ -z "$cases" ]; then
 	done)
 fi
 
+# Two spatch jobs at a time (MNCOMPAT_TEST_JOBS): each case's runs, then
+# its checks in order.
+par=${MNCOMPAT_TEST_JOBS:-2}
+jobs_running=
+# bg CMD...: run CMD in the background, at most $par at a time.
+bg() {
+	"$@" &
+	jobs_running="$jobs_running $!"
+	# shellcheck disable=SC2086
+	set -- $jobs_running
+	if [ $# -ge "$par" ]; then
+		wait "$1"
+		shift
+		jobs_running=$*
+	fi
+}
+
+# prepare_case CASE: the spatch runs of CASE, status in its work dir.
+prepare_case() {
+	pc_dir=$here/$1
+	pc_work=$tmp/$1
+	pc_defs=$(spec_values define "$pc_dir/spec")
+	mkdir -p "$pc_work"
+	cp "$pc_dir/before.c" "$pc_work/run1.c"
+	cp "$pc_dir/after.c" "$pc_work/run2.c"
+	: >"$pc_work/notes"
+	pc_st=0
+	for pc_cocci in $(spec_values cocci "$pc_dir/spec"); do
+		# shellcheck disable=SC2086
+		run_spatch "$sp/$pc_cocci" "$pc_work/run1.c" $pc_defs \
+			2>>"$pc_work/notes" || pc_st=1
+		# shellcheck disable=SC2086
+		run_spatch "$sp/$pc_cocci" "$pc_work/run2.c" $pc_defs \
+			2>/dev/null || pc_st=1
+	done
+	echo "$pc_st" >"$pc_work/status"
+}
+
+for c in $cases; do
+	[ ! -f "$here/$c/spec" ] || bg prepare_case "$c"
+done
+wait
+
 for c in $cases; do
 	d=$here/$c
 	spec=$d/spec
 	[ -f "$spec" ] || { not_ok "$c: no spec"; continue; }
-	defs=$(spec_values define "$spec")
 	work=$tmp/$c
-	mkdir -p "$work"
-	cp "$d/before.c" "$work/run1.c"
-	cp "$d/after.c" "$work/run2.c"
-	: >"$work/notes"
-	status=0
-	for cocci in $(spec_values cocci "$spec"); do
-		# shellcheck disable=SC2086
-		run_spatch "$sp/$cocci" "$work/run1.c" $defs \
-			2>>"$work/notes" || status=1
-		# shellcheck disable=SC2086
-		run_spatch "$sp/$cocci" "$work/run2.c" $defs \
-			2>/dev/null || status=1
-	done
-	if [ $status -ne 0 ]; then
+	if [ "$(cat "$work/status")" -ne 0 ]; then
 		not_ok "$c: spatch failed" "$work/notes"
 		continue
 	fi
@@ -146,17 +176,32 @@ for f in "$here"/*/before.c; do
 	c=$(basename "$(dirname "$f")")
 	cp "$f" "$tmp/inputs/$c.c"
 done
+# run_mode COCCI MODE: spatch -D MODE on every input, status to a file.
+run_mode() {
+	_o=$tmp/mode-$(basename "$1")-$2
+	# shellcheck disable=SC2046
+	if spatch --very-quiet $(cocci_options "$1") -D "$2" \
+		--sp-file "$1" --dir "$tmp/inputs" >"$_o.out" 2>"$_o.err" &&
+		! grep -qi 'error' "$_o.err"; then
+		echo 0 >"$_o.st"
+	else
+		echo 1 >"$_o.st"
+	fi
+}
+# (patch mode runs in the cases above, on the inputs it has work on.)
+for cocci in "$sp"/*.cocci; do
+	for mode in report context org; do
+		bg run_mode "$cocci" "$mode"
+	done
+done
+wait
 for cocci in "$sp"/*.cocci; do
 	name=$(basename "$cocci")
-	for mode in patch report context org; do
-		# shellcheck disable=SC2046
-		if spatch --very-quiet $(cocci_options "$cocci") -D "$mode" \
-			--sp-file "$cocci" --dir "$tmp/inputs" \
-			>"$tmp/mode.out" 2>"$tmp/mode.err" &&
-			! grep -qi 'error' "$tmp/mode.err"; then
+	for mode in report context org; do
+		if [ "$(cat "$tmp/mode-$name-$mode.st")" -eq 0 ]; then
 			ok "$name: spatch -D $mode runs"
 		else
-			not_ok "$name: spatch -D $mode runs" "$tmp/mode.err"
+			not_ok "$name: spatch -D $mode runs" "$tmp/mode-$name-$mode.err"
 		fi
 	done
 	case $name in
