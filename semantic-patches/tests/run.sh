@@ -170,7 +170,7 @@ for c in $cases; do
 	fi
 done
 
-# --- 2. every .cocci in every mode with plain spatch ------------------
+# --- 2. every .cocci in the report modes with plain spatch ------------
 mkdir -p "$tmp/inputs"
 for f in "$here"/*/before.c; do
 	c=$(basename "$(dirname "$f")")
