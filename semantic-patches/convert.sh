@@ -1,35 +1,47 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: semantic-patches/convert.sh PATH [--apply] [--atomic | --compat]
-#                                    [--to GEN] [--jobs N] [--quiet]
+# Usage: semantic-patches/convert.sh [--apply] [--atomic | --compat] [--to GEN]
+#                                    [--jobs N] [--quiet] [--] DIR|FILE
 #
-# Move the MMU-notifier code under PATH (a directory or one file) to a
-# newer kernel API by running the semantic patches listed in "series" in
-# order, up to and including generation GEN (4.13, 4.19, 5.0, 6.6, 6.10;
-# default: all, i.e. the 6.12 API).
+# Move the MMU-notifier code under DIR (or one FILE) to a newer kernel API
+# by running the semantic patches listed in "series" in order, up to and
+# including generation GEN (4.13, 4.19, 5.0, 6.6, 6.10; default: all,
+# i.e. the 6.12 API).
 #
 # Dry run by default: prints a unified diff and a report (files changed,
-# callbacks converted, items needing review) and changes nothing.
-# --apply   write the changed files: each one through a temporary file in
-#           its own directory and a rename, keeping its mode; refuses
-#           (and writes nothing at all) if one of them is read-only.
+# callbacks converted, items needing review, files that need nothing) and
+# changes nothing.
+# --apply   write the changed files, all or none: each through a temporary
+#           file in its own directory and a rename; if one target is
+#           read-only, in a read-only directory, or was changed since it
+#           was read, or on INT/TERM/HUP or an error while writing, every
+#           file is left as it was.
 # --atomic  a notifier with only invalidate_page gets the non-sleeping
 #           invalidate_range callback instead of invalidate_range_start/end.
 # --compat  the result builds with <mncompat/mmu_notifier.h> on every
-#           kernel: as --atomic, an invalidate_page next to range callbacks
-#           is kept as the secondary-TLB hook (compat calls it from
-#           invalidate_page before 4.13), and mn-compat-ops.cocci then
-#           declares each table with MNCOMPAT_MMU_NOTIFIER_OPS. The
-#           driver's build needs -I for compat/include and the probed
-#           config (ci/build-module.sh passes both). Not with --to.
+#           kernel: as --atomic for callbacks that cannot sleep (those that
+#           may get the range callbacks, refused by compat before 4.13), an
+#           invalidate_page next to range callbacks is kept as the
+#           secondary-TLB hook where that is safe, and mn-compat-ops.cocci
+#           then declares each table with MNCOMPAT_MMU_NOTIFIER_OPS.  The
+#           driver's build needs -I for compat/include and the probed config
+#           (ci/build-module.sh passes both).  Not with --to.
 # --jobs N  spatch --jobs (default 2).
 # --quiet   no diff, report only.
+# --        ends the options (for a path that starts with '-').
+# A FILE that is a symbolic link is read and written through the link.
 # Files with CRLF line ends are converted as LF and written back as CRLF.
-# Exit status: 0 done (also when nothing changed), 1 failure, 2 usage.
+# MNCOMPAT_SPATCH_TIMEOUT (seconds, default 120) bounds one step on one
+# file; a file it stops is reported for review.
+# Exit status: 0 done, nothing needs review; 3 done, with items needing
+# review (listed in the report; --apply wrote the changes); 1 failure
+# (nothing written); 2 usage.
 set -eu
 
 sp=$(cd "$(dirname "$0")" && pwd)
 prog=$(basename "$0")
+tab=$(printf '\t')
+cr=$(printf '\r')
 
 die() {
 	echo "$prog: error: $*" >&2
@@ -67,8 +79,15 @@ while [ $# -gt 0 ]; do
 		;;
 	--jobs=*) jobs=${1#--jobs=} ;;
 	-h | --help) usage ;;
+	--)
+		shift
+		if [ $# -ne 1 ] || [ -n "$path" ]; then
+			usage
+		fi
+		path=$1
+		;;
 	-*)
-		echo "$prog: unknown option $1" >&2
+		echo "$prog: unknown option $1 (a path that starts with '-' goes after --)" >&2
 		usage
 		;;
 	*)
@@ -80,21 +99,43 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$path" ] || usage
 case $jobs in
-'' | *[!0-9]*) die "--jobs wants a number, not '$jobs'" ;;
+'' | *[!0-9]* | 0) die "--jobs wants a number, not '$jobs'" ;;
+esac
+timeout=${MNCOMPAT_SPATCH_TIMEOUT:-120}
+case $timeout in
+'' | *[!0-9]*) die "MNCOMPAT_SPATCH_TIMEOUT wants seconds, not '$timeout'" ;;
 esac
 if [ $compat = yes ]; then
 	[ $atomic = no ] || die "--compat already converts as --atomic: give one of them"
 	[ -z "$to" ] || die "--compat converts to the newest API: no --to"
 fi
 
+# The path as given is what the report shows; $path is what we use: no
+# trailing slash (diff headers would get "//"), and never an option.
+shown=$path
+while :; do
+	case $path in
+	*?/) path=${path%/} ;;
+	*) break ;;
+	esac
+done
+case $path in
+-*) path=./$path ;;
+esac
+
 if [ ! -e "$path" ]; then
-	[ -L "$path" ] && die "$path: dangling symbolic link"
-	die "$path: no such file or directory (or a parent is not searchable)"
+	[ -L "$path" ] && die "$shown: dangling symbolic link"
+	die "$shown: no such file or directory (or a parent is not searchable)"
 fi
-[ -r "$path" ] || die "$path: not readable"
+[ -r "$path" ] || die "$shown: not readable"
 if [ -d "$path" ]; then
-	[ -x "$path" ] || die "$path: directory not searchable"
+	[ -x "$path" ] || die "$shown: directory not searchable"
+elif [ -L "$path" ]; then
+	# Work on the file the link names; the link stays a link.
+	path=$(readlink -f -- "$path") || die "$shown: cannot resolve the symbolic link"
+	shown="$shown -> $path"
 fi
+[ -d "$path" ] || [ -f "$path" ] || die "$shown: not a regular file or a directory"
 command -v spatch >/dev/null || die "spatch (coccinelle) is not installed"
 
 # The scripts to run, in order, up to --to.
@@ -102,32 +143,97 @@ command -v spatch >/dev/null || die "spatch (coccinelle) is not installed"
 steps=$(awk -v to="$to" '
 	$1 ~ /^#/ || NF < 3 { next }
 	found && $1 != to { exit }
-	{ print $1, $2, $3, (NF >= 4 ? $4 : "-"); if ($1 == to) found = 1 }
+	{ print $1, $2, $3, (NF >= 4 ? $4 : "-"), (NF >= 5 ? $5 : "*")
+	  if ($1 == to) found = 1 }
 	END { if (to != "" && !found) exit 1 }' "$sp/series") ||
 	die "--to $to: not a generation in $sp/series ($(awk '$1 !~ /^#/ && NF { printf "%s ", $1 }' "$sp/series" | tr ' ' '\n' | uniq | tr '\n' ' '))"
+last_gen=$(printf '%s\n' "$steps" | awk 'END { print $1 }')
 # --compat: the tables onto MNCOMPAT_MMU_NOTIFIER_OPS, after the series.
 [ $compat = no ] || steps="$steps
-compat mn-compat-ops.cocci struct[[:space:]]+mmu_notifier_ops|mmu_notifier_range_blockable -"
+compat mn-compat-ops.cocci struct[[:space:]]+mmu_notifier_ops|mmu_notifier_range_blockable - *"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mncompat-convert.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' INT TERM HUP
+phase=reading
+workers=
+# The write phase: every target gets a staged copy (.NAME.mncompat.*) and
+# a hard link to its old contents (.NAME.mncompat-old.*) in its own
+# directory before the first rename; undoing restores the old link where
+# the rename happened and removes the rest.
+# shellcheck disable=SC2317 # called from the EXIT trap
+rollback() {
+	[ -s "$tmp/staged" ] || return 0
+	while IFS="$tab" read -r t b f; do
+		if [ -e "$t" ]; then
+			rm -f "$t" "$b"
+		elif [ -e "$b" ]; then
+			mv -f "$b" "$f"
+		fi
+	done <"$tmp/staged"
+	: >"$tmp/staged"
+}
+# shellcheck disable=SC2317 # the EXIT trap
+finish() {
+	st=$?
+	trap '' INT TERM HUP
+	for w in $workers; do
+		kill -TERM -- "-$w" 2>/dev/null || kill "$w" 2>/dev/null || :
+		wait "$w" 2>/dev/null || :
+	done
+	if [ "$phase" = writing ]; then
+		rollback
+		echo "$prog: stopped while writing: every file is as it was" >&2
+	elif [ "$phase" = written ]; then
+		while IFS="$tab" read -r _ b _; do
+			rm -f -- "$b"
+		done <"$tmp/staged"
+	fi
+	rm -rf "$tmp"
+	exit "$st"
+}
+trap finish EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 
 # 1. Prefilter: C files that mention mmu_notifier at all (every user
 # includes <linux/mmu_notifier.h>; files that only know cleancache or
 # frontswap, whose ops also have an invalidate_page, are never touched).
+: >"$tmp/review.extra"
 if [ -d "$path" ]; then
 	base=$path
-	grep -rlF --include='*.c' --include='*.h' mmu_notifier "$path" \
+	grep -rlF --include='*.c' --include='*.h' mmu_notifier -- "$path" \
 		>"$tmp/candidates" 2>"$tmp/grep.err" || true
 	if [ -s "$tmp/grep.err" ]; then
 		cat "$tmp/grep.err" >&2
-		die "could not read all of $path (see above); nothing changed"
+		die "could not read all of $shown (see above); nothing changed"
 	fi
+	# grep -r does not follow symbolic links inside the tree: say so for
+	# every one that leads to code mentioning mmu_notifier.
+	find "$path" -mindepth 1 -type l -print >"$tmp/links"
+	real_base=$(cd "$base" && pwd -P)
+	while IFS= read -r l; do
+		rel=${l#"$base"/}
+		target=$(readlink -f -- "$l") || target=
+		if [ -d "$l" ]; then
+			# A directory of the tree is read where it is.
+			case $target in "$real_base"/*) continue ;; esac
+			n=$(grep -rlF --include='*.c' --include='*.h' mmu_notifier \
+				-- "$l/" 2>/dev/null | wc -l) || n=0
+			[ "$n" -eq 0 ] ||
+				echo "$rel:1: [convert] review: symbolic link to a directory ($(readlink -- "$l")) with $n file(s) mentioning mmu_notifier: not followed, convert its target" >>"$tmp/review.extra"
+			continue
+		fi
+		case $l in *.c | *.h) ;; *) continue ;; esac
+		grep -qF mmu_notifier -- "$l" 2>/dev/null || continue
+		case $target in
+		"$real_base"/*) echo "$rel:1: [convert] symbolic link to ${target#"$real_base"/}: converted there" >>"$tmp/links.inside" ;;
+		*) echo "$rel:1: [convert] review: symbolic link to $(readlink -- "$l"): not converted, convert its target" >>"$tmp/review.extra" ;;
+		esac
+	done <"$tmp/links"
 else
-	base=$(dirname "$path")
+	base=$(dirname -- "$path")
 	: >"$tmp/candidates"
-	if grep -qF mmu_notifier "$path"; then
+	if grep -qF mmu_notifier -- "$path"; then
 		echo "$path" >"$tmp/candidates"
 	fi
 fi
@@ -137,19 +243,25 @@ grep -vE '(^|/)(include/linux/mmu_notifier\.h|mm/mmu_notifier\.c)$' \
 mv "$tmp/candidates.users" "$tmp/candidates"
 ncand=$(wc -l <"$tmp/candidates")
 
-# 2. Scratch copies, relative to $base, CRLF turned into LF.
-mkdir "$tmp/work"
-: >"$tmp/crlf"
+# 2. Scratch copies, relative to $base, CRLF turned into LF; the files as
+# read, to refuse a write over a file changed since.  New files: writable
+# whatever the mode of the originals.
+mkdir "$tmp/work" "$tmp/orig"
 while IFS= read -r f; do
-	rel=${f#"$base"/}
-	mkdir -p "$tmp/work/$(dirname "$rel")"
-	if grep -q "$(printf '\r')\$" "$f"; then
-		echo "$rel" >>"$tmp/crlf"
-		tr -d '\r' <"$f" >"$tmp/work/$rel"
-	else
-		cp "$f" "$tmp/work/$rel"
-	fi
-done <"$tmp/candidates"
+	echo "${f#"$base"/}"
+done <"$tmp/candidates" >"$tmp/rels"
+if [ -s "$tmp/rels" ]; then
+	tar -C "$base" -cf - --verbatim-files-from -T "$tmp/rels" |
+		tar -C "$tmp/orig" -xf - --no-same-owner ||
+		die "could not copy the files to convert; nothing changed"
+	chmod -R u+w "$tmp/orig"
+	cp -R "$tmp/orig/." "$tmp/work"
+fi
+(cd "$tmp/orig" && grep -rl "$cr\$" . 2>/dev/null | sed 's|^\./||') \
+	>"$tmp/crlf" || true
+while IFS= read -r rel; do
+	tr -d '\r' <"$tmp/orig/$rel" >"$tmp/work/$rel"
+done <"$tmp/crlf"
 
 # 3. The semantic patches, each on the scratch files that have its tokens.
 wanted=
@@ -157,8 +269,91 @@ wanted=
 [ $compat = no ] || wanted=compat
 : >"$tmp/notes"
 # spatch --jobs only parallelises --dir, so each step gets a directory
-# with copies of just the files its pattern matches.
-printf '%s\n' "$steps" | while read -r gen cocci tokens past; do
+# with flat, numbered copies of just the files its pattern matches
+# (spatch --dir does not cope with every file name); notes are mapped back
+# to the real names.  In the background, so that a signal is handled now.
+# spatch runs in a process group of its own (setsid) with its --jobs
+# workers, so that a signal stops all of them.
+run_step() {
+	# shellcheck disable=SC2046,SC2086
+	(cd "$tmp/step" && exec setsid spatch --quiet --no-show-diff \
+		--parse-error-msg --verbose-parsing --timeout "$timeout" \
+		$(sed -n 's|^// Options:||p' "$sp/$1" | head -n 1) \
+		-D patch $2 --sp-file "$sp/$1" --in-place \
+		--jobs "$jobs" --dir .) >"$tmp/spatch.out" 2>"$tmp/spatch.err" &
+	workers=$!
+	wait "$workers"
+}
+# spatch_step COCCI DEFS: run COCCI on $tmp/step (names in $tmp/map) and
+# add its notes, the files it gave up on and the parse errors that hide
+# something the step looks for, by real file name, to $tmp/stepnotes.
+spatch_step() {
+	if ! run_step "$1" "$2"; then
+		grep -v 'type defaults to' "$tmp/spatch.err" >&2
+		die "spatch failed on $1; nothing changed"
+	fi
+	if grep -qE '^(Fatal error|Error in Python script|Traceback)' \
+		"$tmp/spatch.err"; then
+		grep -v 'type defaults to' "$tmp/spatch.err" >&2
+		die "spatch reported errors on $1; nothing changed"
+	fi
+	# Notes (FILE:LINE: [GEN] ...), spatch giving up on a file, and parse
+	# errors where the step had something to do: all to the report, by
+	# the file's real name.
+	awk -F'\t' -v gen="$gen" '
+		NR == FNR { name[$1] = $2; next }
+		function real(f) {
+			sub(/^\.\//, "", f)
+			return (f in name) ? name[f] : ""
+		}
+		/^[^ :]+:[0-9]+: \[[0-9a-z.]+\] / {
+			i = index($0, ":")
+			f = real(substr($0, 1, i - 1))
+			if (f != "")
+				print f substr($0, i)
+			else
+				print "(unknown file):0: [" gen "] review: note from spatch on code it had already changed, file unknown: " substr($0, index($0, "[" ))
+			next
+		}
+		/^EXN: / {
+			n = split($0, w, " ")
+			f = real(w[n])
+			print f ":1: [" gen "] review: spatch gave up on this file (" w[2] "): the " gen " step did not convert it"
+			next
+		}
+		/^ = File "/ {
+			split($0, w, "\"")
+			pf = real(w[2])
+			pl = $0
+			sub(/.*line /, "", pl)
+			sub(/,.*/, "", pl)
+			next
+		}
+		/^(bad|BAD):/ && pf != "" { region[pf ":" pl] = region[pf ":" pl] " " $0; next }
+		END {
+			for (k in region)
+				print "PARSE\t" k "\t" region[k]
+		}' "$tmp/map" "$tmp/spatch.err" >"$tmp/step.notes"
+	grep -v '^PARSE' "$tmp/step.notes" | sort -t: -k1,1 -k2,2n -k3 -u \
+		>>"$tmp/stepnotes" || true
+	# A parse error only matters where it hides something the step looks
+	# for: its tokens, mmu_notifier, or a callback named in an ops table.
+	grep '^PARSE' "$tmp/step.notes" | while IFS="$tab" read -r _ where region; do
+		rel=${where%:*}
+		line=${where##*:}
+		names=$(awk '/mmu_notifier_ops|MNCOMPAT_MMU_NOTIFIER_OPS/ { t = 1 }
+			t { while (match($0, /= *[A-Za-z_][A-Za-z0-9_]*/)) {
+				s = substr($0, RSTART, RLENGTH); sub(/= */, "", s)
+				printf "|%s", s; $0 = substr($0, RSTART + RLENGTH) } }
+			/};|\);/ { t = 0 }' "$tmp/work/$rel")
+		if printf '%s\n' "$region" |
+			grep -qE "mmu_notifier|$tokens$names"; then
+			echo "$rel:$line: [$gen] review: spatch could not parse the code around this line, which the $gen step has to look at: it was not converted there"
+		fi
+	done >>"$tmp/stepnotes"
+}
+printf '%s\n' "$steps" >"$tmp/steps"
+while read -r gen cocci tokens past whole; do
 	[ -n "$gen" ] || continue
 	(cd "$tmp/work" && grep -rlE "$tokens" . 2>/dev/null) \
 		>"$tmp/files" || true
@@ -169,10 +364,14 @@ printf '%s\n' "$steps" | while read -r gen cocci tokens past; do
 		mv "$tmp/files.todo" "$tmp/files"
 	fi
 	[ -s "$tmp/files" ] || continue
-	# Flat, numbered copies (spatch --dir does not cope with every
-	# file name); notes are mapped back to the real names below.
-	rm -rf "$tmp/step"
-	mkdir "$tmp/step"
+	fields=
+	follow=0
+	case $whole in
+	fields:*) fields=${whole#fields:} ;;
+	fields+:*) fields=${whole#fields+:} follow=1 ;;
+	esac
+	rm -rf "$tmp/step" "$tmp/excerpts"
+	mkdir "$tmp/step" "$tmp/excerpts"
 	i=0
 	: >"$tmp/map"
 	while IFS= read -r rel; do
@@ -181,115 +380,261 @@ printf '%s\n' "$steps" | while read -r gen cocci tokens past; do
 		*.h) n=f$i.h ;;
 		*) n=f$i.c ;;
 		esac
-		cp "$tmp/work/$rel" "$tmp/step/$n"
 		printf '%s\t%s\n' "$n" "${rel#./}" >>"$tmp/map"
+		# Only the parts of the file the step needs (series, fifth
+		# column), where the file's layout lets them be put back.
+		if [ "$whole" != "*" ] &&
+			awk -v mode=cut -v re="$tokens" -v fields="$fields" \
+				-v follow="$follow" -f "$sp/excerpt.awk" \
+				"$tmp/work/$rel" >"$tmp/step/$n"; then
+			cp "$tmp/step/$n" "$tmp/excerpts/$n.x"
+			continue
+		fi
+		cat "$tmp/work/$rel" >"$tmp/step/$n"
 	done <"$tmp/files"
 	# -D only for the scripts that know it (spatch refuses the others).
 	defs=
 	for d in $wanted; do
 		! grep -q "^virtual $d\$" "$sp/$cocci" || defs="$defs -D $d"
 	done
-	# shellcheck disable=SC2046,SC2086
-	if ! (cd "$tmp/step" && spatch --very-quiet --no-show-diff \
-		$(sed -n 's|^// Options:||p' "$sp/$cocci" | head -n 1) \
-		-D patch $defs --sp-file "$sp/$cocci" --in-place \
-		--jobs "$jobs" --dir .) \
-		>"$tmp/spatch.out" 2>"$tmp/spatch.err"; then
-		cat "$tmp/spatch.err" >&2
-		die "spatch failed on $cocci; nothing changed"
-	fi
-	grep '^\./.*: \[' "$tmp/spatch.err" | sed 's|^\./||' |
-		sort -t: -k1,1 -k2,2n -k3 -u |
-		awk -F'\t' 'NR == FNR { name[$1] = $2; next }
-			{ i = index($0, ":"); f = substr($0, 1, i - 1)
-			  print ((f in name) ? name[f] : f) substr($0, i) }' \
-			"$tmp/map" - >>"$tmp/notes" || true
-	if grep -v '^\./.*: \[' "$tmp/spatch.err" |
-		grep -qiE 'error|exception'; then
-		cat "$tmp/spatch.err" >&2
-		die "spatch reported errors on $cocci; nothing changed"
-	fi
-	while IFS="$(printf '\t')" read -r n rel; do
-		cat "$tmp/step/$n" >"$tmp/work/$rel"
+	: >"$tmp/stepnotes"
+	spatch_step "$cocci" "$defs"
+	# Back into the scratch copies; an excerpt whose result cannot be put
+	# back is done again on the whole file, and its notes with it.
+	: >"$tmp/redo"
+	while IFS="$tab" read -r n rel; do
+		if [ ! -e "$tmp/excerpts/$n.x" ]; then
+			cat "$tmp/step/$n" >"$tmp/work/$rel"
+		elif { diff -U0 "$tmp/excerpts/$n.x" "$tmp/step/$n" || :; } |
+			awk -v mode=paste -f "$sp/excerpt.awk" "$tmp/work/$rel" \
+				"$tmp/excerpts/$n.x" - >"$tmp/pasted"; then
+			cat "$tmp/pasted" >"$tmp/work/$rel"
+		else
+			printf '%s\t%s\n' "$n" "$rel" >>"$tmp/redo"
+		fi
 	done <"$tmp/map"
-done
+	if [ -s "$tmp/redo" ]; then
+		rm -rf "$tmp/step"
+		mkdir "$tmp/step"
+		while IFS="$tab" read -r n rel; do
+			cat "$tmp/work/$rel" >"$tmp/step/$n"
+		done <"$tmp/redo"
+		cut -f2 "$tmp/redo" >"$tmp/redo.names"
+		awk 'NR == FNR { redo[$0] = 1; next }
+			!(substr($0, 1, index($0, ":") - 1) in redo)' \
+			"$tmp/redo.names" "$tmp/stepnotes" >"$tmp/stepnotes.keep"
+		mv "$tmp/stepnotes.keep" "$tmp/stepnotes"
+		cp "$tmp/redo" "$tmp/map"
+		spatch_step "$cocci" "$defs"
+		while IFS="$tab" read -r n rel; do
+			cat "$tmp/step/$n" >"$tmp/work/$rel"
+		done <"$tmp/redo"
+	fi
+	cat "$tmp/stepnotes" >>"$tmp/notes"
+done <"$tmp/steps"
+workers=
 
-# 4. Back to CRLF where the original had it; the diff.
+# 4. Nothing left behind silently: what the last generation removed must
+# be gone from every file, or the file is named for review.
+gen_num() {
+	case $1 in
+	4.13) echo 1 ;;
+	4.19) echo 2 ;;
+	5.0) echo 3 ;;
+	6.6) echo 4 ;;
+	*) echo 5 ;;
+	esac
+}
+upto=$(gen_num "$last_gen")
+# shellcheck disable=SC2016 # an awk program
+check_left='
+		FNR == 1 {
+			if (NR > 1) protos()
+			rel = FILENAME
+			sub(/^\.\//, "", rel)
+			ops = 0; inmac = 0; nl = 0
+			split("", cb); split("", line)
+		}
+		function left(what) {
+			printf "%s:%d: [check] review: %s is still here after the conversion (not converted: see the notes for this file; spatch may not have parsed it)\n", rel, FNR, what
+		}
+		/struct[ \t]+mmu_notifier_ops[^;(]*=[ \t]*\{?[ \t]*$/ {
+			ops = 1
+			if (compat == "yes" && $0 ~ /^static/)
+				left("a struct mmu_notifier_ops table (compat wants MNCOMPAT_MMU_NOTIFIER_OPS)")
+		}
+		ops && /^[ \t]*\.invalidate_page[ \t]*=/ { left(".invalidate_page") }
+		ops && upto >= 4 && /^[ \t]*\.invalidate_range[ \t]*=/ { left(".invalidate_range") }
+		ops && upto >= 5 && /^[ \t]*\.change_pte[ \t]*=/ { left(".change_pte") }
+		ops && /^[ \t]*\.invalidate_range_(start|end)[ \t]*=/ {
+			s = $0; sub(/.*=[ \t]*/, "", s); sub(/[ \t,].*/, "", s)
+			cb[s] = ($0 ~ /_start/) ? "start" : "end"
+		}
+		ops && /}/ { ops = 0 }
+		/MNCOMPAT_MMU_NOTIFIER_OPS\(/ { mac = "" ; inmac = 1 }
+		inmac { mac = mac $0 }
+		inmac && /\)/ {
+			inmac = 0
+			sub(/.*MNCOMPAT_MMU_NOTIFIER_OPS\(/, "", mac)
+			n = split(mac, a, ",")
+			for (i = 3; i <= 4 && i <= n; i++) {
+				gsub(/[ \t]/, "", a[i])
+				if (a[i] != "NULL") cb[a[i]] = (i == 3) ? "start" : "end"
+			}
+		}
+		/^[ \t]*(\/\*|\*|\/\/)/ { line[FNR] = ""; next }
+		/mmu_notifier_invalidate_page[ \t]*\(/ { left("mmu_notifier_invalidate_page()") }
+		upto >= 4 && /(^|[^_A-Za-z0-9])mmu_notifier_invalidate_range(_only_end)?[ \t]*\(/ { left("mmu_notifier_invalidate_range()") }
+		upto >= 5 && /set_pte_at_notify[ \t]*\(|mmu_notifier_change_pte[ \t]*\(/ { left("set_pte_at_notify()/mmu_notifier_change_pte()") }
+		{ line[FNR] = $0; nl = FNR }
+		END { if (NR > 0) protos() }
+		function protos(    i, j, c, h) {
+			if (upto < 2) return
+			for (i = 1; i <= nl; i++) {
+				for (c in cb) {
+					if (line[i] !~ "^[a-z].*[ \t*]" c "[ \t]*\\(" || line[i] ~ /;[ \t]*$/)
+						continue
+					h = ""
+					for (j = i; j <= nl && j < i + 8; j++) {
+						h = h line[j]
+						if (line[j] ~ /\)/) break
+					}
+					if (line[j] ~ /;[ \t]*$/ && line[j] !~ /\{/)
+						continue
+					if (upto >= 3 && h !~ /mmu_notifier_range/)
+						printf "%s:%d: [check] review: %s still has a pre-5.0 prototype after the conversion (not converted: see the notes; spatch may not have parsed it)\n", rel, i, c
+					else if (upto == 2 && cb[c] == "start" && h !~ /bool/)
+						printf "%s:%d: [check] review: %s still has a pre-4.19 prototype after the conversion (not converted: see the notes; spatch may not have parsed it)\n", rel, i, c
+				}
+			}
+		}'
+(cd "$tmp/work" && tr '\n' '\0' <"$tmp/rels" |
+	xargs -0 -r awk -v upto="$upto" -v compat="$compat" "$check_left") \
+	>>"$tmp/notes"
+cat "$tmp/review.extra" >>"$tmp/notes"
+
+# 5. Back to CRLF where the original had it; the diff.
 while IFS= read -r rel; do
-	sed 's/$/\r/' "$tmp/work/$rel" >"$tmp/crlf.tmp"
+	sed "s/\$/$cr/" "$tmp/work/$rel" >"$tmp/crlf.tmp"
 	cat "$tmp/crlf.tmp" >"$tmp/work/$rel"
 done <"$tmp/crlf"
 
-: >"$tmp/changed"
+# "Files ORIG/REL and WORK/REL differ": REL is there twice, same length.
+(cd "$tmp" && diff -rq orig work) | awk '
+	/^Files orig\/.* and work\/.* differ$/ {
+		n = (length($0) - length("Files orig/ and work/ differ")) / 2
+		print substr($0, length("Files orig/") + 1, n)
+	}' | LC_ALL=C sort >"$tmp/changed" || true
 : >"$tmp/diff"
-while IFS= read -r f; do
-	rel=${f#"$base"/}
-	if ! cmp -s "$f" "$tmp/work/$rel"; then
-		echo "$rel" >>"$tmp/changed"
-		diff -u --label "a/$rel" --label "b/$rel" "$f" \
-			"$tmp/work/$rel" >>"$tmp/diff" || true
-	fi
-done <"$tmp/candidates"
+while IFS= read -r rel; do
+	diff -u --label "a/$rel" --label "b/$rel" "$tmp/orig/$rel" \
+		"$tmp/work/$rel" >>"$tmp/diff" || true
+done <"$tmp/changed"
 
-# 5. The report.
-# In step order; line numbers are those of the file when that step ran.
-cp "$tmp/notes" "$tmp/notes.sorted"
+# 6. The report.  Notes in step order; line numbers are those of the file
+# when that step ran (the [check] lines: of the result).
 nchanged=$(wc -l <"$tmp/changed")
-nconv=$(grep -c '\] converted:' "$tmp/notes.sorted" || true)
-nconvrev=$(grep '\] converted:' "$tmp/notes.sorted" | grep -c 'review' || true)
-nrem=$(grep -c '\] removed:' "$tmp/notes.sorted" || true)
-nbr=$(grep -c '\] bracketed:' "$tmp/notes.sorted" || true)
-nrev=$(grep -c '\] review:' "$tmp/notes.sorted" || true)
+nconv=$(grep -c '\] converted:' "$tmp/notes" || true)
+nconvrev=$(grep '\] converted:' "$tmp/notes" | grep -c 'review' || true)
+nrem=$(grep -c '\] removed:' "$tmp/notes" || true)
+nbr=$(grep -c '\] bracketed:' "$tmp/notes" || true)
+grep '\] review:' "$tmp/notes" >"$tmp/review" || true
+nrev=$(wc -l <"$tmp/review")
+cut -d: -f1 "$tmp/review" | sort -u >"$tmp/review.files"
+nrevf=$(wc -l <"$tmp/review.files")
+sort "$tmp/changed" "$tmp/review.files" | uniq >"$tmp/touched"
+sort "$tmp/rels" | comm -23 - "$tmp/touched" >"$tmp/clean"
+nclean=$(wc -l <"$tmp/clean")
 
 [ $quiet = yes ] || cat "$tmp/diff"
 {
-	echo "== mncompat convert: $path (up to ${to:-6.10}$([ $atomic = no ] || echo ', atomic')$([ $compat = no ] || echo ', compat'))"
+	echo "== mncompat convert: $shown (up to ${to:-6.10}$([ $atomic = no ] || echo ', atomic')$([ $compat = no ] || echo ', compat'))"
 	echo "files scanned: $ncand (those mentioning mmu_notifier)"
 	echo "files changed: $nchanged"
 	sed 's/^/  /' "$tmp/changed"
 	echo "conversions (one per callback and step): $nconv, $nconvrev of them with a point to review in their note"
-	grep '\] converted:' "$tmp/notes.sorted" | sed 's/^/  /' || true
+	grep '\] converted:' "$tmp/notes" | sed 's/^/  /' || true
 	echo "callbacks removed: $nrem"
-	grep '\] removed:' "$tmp/notes.sorted" | sed 's/^/  /' || true
+	grep '\] removed:' "$tmp/notes" | sed 's/^/  /' || true
 	echo "call sites bracketed: $nbr"
-	grep '\] bracketed:' "$tmp/notes.sorted" | sed 's/^/  /' || true
-	echo "items needing review: $nrev"
-	grep '\] review:' "$tmp/notes.sorted" | sed 's/^/  /' || true
+	grep '\] bracketed:' "$tmp/notes" | sed 's/^/  /' || true
+	[ ! -s "$tmp/links.inside" ] || sed 's/^/  /' "$tmp/links.inside"
+	echo "items needing review: $nrev (in $nrevf file(s))"
+	sed 's/^/  /' "$tmp/review"
+	echo "files unchanged, nothing to convert: $nclean"
+	sed 's/^/  /' "$tmp/clean"
 } >"$tmp/report"
 cat "$tmp/report"
 
+done_status=0
+[ "$nrev" -eq 0 ] || done_status=3
 if [ $apply = no ]; then
 	[ "$nchanged" -eq 0 ] || echo "(dry run: nothing written; --apply writes)"
-	exit 0
+	exit $done_status
 fi
-[ "$nchanged" -gt 0 ] || exit 0
+[ "$nchanged" -gt 0 ] || exit $done_status
 
-# 6. --apply: check every target first, then temp file + rename each.
+# 7. --apply, all or nothing.  Check every target, stage every new file
+# next to its target, then rename them all in; on any error or signal the
+# EXIT trap puts back what was renamed.
+# writable PATH: [ -w ] is always true for root: look at the mode bits too.
+writable() {
+	[ -w "$1" ] && [ -n "$(find "$1" -prune \( -perm -u=w -o -perm -g=w \
+		-o -perm -o=w \) -print)" ]
+}
 bad=0
 while IFS= read -r rel; do
 	f=$base/$rel
-	# [ -w ] is always true for root: look at the mode bits as well.
-	if [ ! -w "$f" ] || [ -z "$(find "$f" -prune \( -perm -u=w \
-		-o -perm -g=w -o -perm -o=w \) -print)" ]; then
+	d=$(dirname -- "$f")
+	if [ -L "$f" ] || [ ! -f "$f" ]; then
+		echo "$prog: error: $f is no longer a regular file" >&2
+		bad=1
+	elif ! writable "$f"; then
 		echo "$prog: error: $f is read-only" >&2
 		bad=1
-	elif [ ! -w "$(dirname "$f")" ]; then
-		echo "$prog: error: $(dirname "$f") is not writable (needed for the rename)" >&2
+	elif ! writable "$d"; then
+		echo "$prog: error: $d is read-only (a new file is renamed into it)" >&2
+		bad=1
+	elif ! cmp -s "$f" "$tmp/orig/$rel"; then
+		echo "$prog: error: $f changed since it was read" >&2
 		bad=1
 	fi
 done <"$tmp/changed"
 [ $bad -eq 0 ] || die "refusing to write: nothing changed"
 
+: >"$tmp/staged"
+phase=writing
+hook=${MNCOMPAT_CONVERT_TEST_HOOK:-}
+n=0
 while IFS= read -r rel; do
 	f=$base/$rel
-	t=$(mktemp "$(dirname "$f")/.$(basename "$f").mncompat.XXXXXX") ||
-		die "cannot create a temporary file next to $f"
+	d=$(dirname -- "$f")
+	name=$(basename -- "$f")
+	t=$(mktemp "$d/.$name.mncompat.XXXXXX") ||
+		die "cannot create a temporary file next to $f; nothing changed"
+	b=$(mktemp -u "$d/.$name.mncompat-old.XXXXXX")
+	printf '%s\t%s\t%s\n' "$t" "$b" "$f" >>"$tmp/staged"
 	# cp -p keeps mode, owner and times; then the new contents.
-	if cp -p "$f" "$t" && cat "$tmp/work/$rel" >"$t" && mv -f "$t" "$f"; then
-		:
-	else
-		rm -f "$t"
-		die "writing $f failed (files written before it are complete)"
+	if ! cp -p -- "$f" "$t" || ! cat "$tmp/work/$rel" >"$t"; then
+		die "cannot write $t; nothing changed"
 	fi
+	ln -- "$f" "$b" 2>/dev/null || cp -p -- "$f" "$b" ||
+		die "cannot keep the old $f; nothing changed"
+	n=$((n + 1))
+	[ -z "$hook" ] || "$hook" stage "$n" "$f"
 done <"$tmp/changed"
+n=0
+while IFS="$tab" read -r t b f; do
+	rel=${f#"$base"/}
+	cmp -s "$f" "$tmp/orig/$rel" ||
+		die "$f changed while the files were written; nothing changed"
+	mv -f -- "$t" "$f" || die "renaming $t to $f failed; nothing changed"
+	n=$((n + 1))
+	[ -z "$hook" ] || "$hook" rename "$n" "$f"
+done <"$tmp/staged"
+phase=written
+while IFS="$tab" read -r t b f; do
+	rm -f -- "$b"
+done <"$tmp/staged"
 echo "written: $nchanged file(s)"
+exit $done_status

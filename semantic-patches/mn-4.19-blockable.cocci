@@ -24,10 +24,28 @@ virtual report
 
 @initialize:python@
 @@
+import re
 import sys
 mode = ['report']
 first_stmt = {}
 first_done = set()
+
+def split_by_cpp(pos):
+    """True when a #if/#else/#endif sits between the line of pos (a
+    function name) and the closing brace of that function in column 0:
+    spatch then saw only one branch."""
+    try:
+        with open(pos[0].file, errors='replace') as f:
+            lines = f.read().split('\n')
+    except OSError:
+        return True
+    cpp = re.compile(r'^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b')
+    for line in lines[int(pos[0].line) - 1:]:
+        if cpp.match(line):
+            return True
+        if line.startswith('}'):
+            return False
+    return True
 
 def note(p, msg):
     msg = "[4.19] " + msg
@@ -62,6 +80,43 @@ void fn@pf(struct mmu_notifier *mn, struct mm_struct *mm,
 	   unsigned long s, unsigned long e)
 { ... }
 
+@split depends on patch@
+identifier ops.fn;
+position pf : script:python() { split_by_cpp(pf) };
+@@
+fn@pf(...) { ... }
+
+@script:python@
+fn << ops.fn;
+pf << split.pf;
+@@
+note(pf, "review: %s is split by #if/#else (spatch sees one branch): not converted, give every branch the 4.19 prototype by hand" % fn)
+
+@cb_done@
+identifier ops.fn;
+@@
+int fn(...) { ... }
+
+@script:python depends on !context && !cb && !cb_done@
+fn << ops.fn;
+p << ops.p;
+@@
+note(p, "review: %s is not defined in this file or could not be parsed (#if?): give it the 4.19 prototype (int, bool blockable) by hand" % fn)
+
+// callers of a callback that changes: they need the new argument
+@direct depends on cb && !split@
+identifier ops.fn;
+expression list[4] es;
+position pc;
+@@
+fn@pc(es)
+
+@script:python depends on patch@
+fn << ops.fn;
+pc << direct.pc;
+@@
+note(pc, "review: %s is called here with its pre-4.19 arguments: pass bool blockable (true where the caller may sleep) and use the int it returns" % fn)
+
 @rt@
 expression E, F;
 position p;
@@ -92,7 +147,7 @@ identifier ops.fn, mn, mm, s, e;
 
 // --- first statement of each callback, for the guard ----------------
 
-@stmts depends on patch exists@
+@stmts depends on patch && !split exists@
 identifier ops.fn;
 statement S;
 position ps;
@@ -124,7 +179,7 @@ else:
     first_done.add((ps[0].file, fn))
     coccinelle.ok = cocci.make_ident(fn)
 
-@guard depends on patch@
+@guard depends on patch && !split@
 identifier first.ok, cb.mn, cb.mm, cb.s, cb.e;
 statement stmts.S;
 position stmts.ps;
@@ -140,7 +195,7 @@ S@ps
 +	return 0;
 }
 
-@body depends on patch@
+@body depends on patch && !split@
 identifier ops.fn, cb.mn, cb.mm, cb.s, cb.e;
 @@
 - void
@@ -156,7 +211,7 @@ identifier ops.fn, cb.mn, cb.mm, cb.s, cb.e;
   ...>
   }
 
-@proto depends on patch@
+@proto depends on patch && !split@
 identifier ops.fn;
 parameter list[4] PL;
 @@

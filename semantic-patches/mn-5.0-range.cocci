@@ -25,11 +25,29 @@ virtual report
 
 @initialize:python@
 @@
+import re
 import sys
 mode = ['report']
 starts = set()
 clashes = set()
 voids = set()
+
+def split_by_cpp(pos):
+    """True when a #if/#else/#endif sits between the line of pos (a
+    function name) and the closing brace of that function in column 0:
+    spatch then saw only one branch."""
+    try:
+        with open(pos[0].file, errors='replace') as f:
+            lines = f.read().split('\n')
+    except OSError:
+        return True
+    cpp = re.compile(r'^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b')
+    for line in lines[int(pos[0].line) - 1:]:
+        if cpp.match(line):
+            return True
+        if line.startswith('}'):
+            return False
+    return True
 
 def note(p, msg):
     msg = "[5.0] " + msg
@@ -67,6 +85,52 @@ int fn@pf(struct mmu_notifier *mn, struct mm_struct *mm,
 void fn@pf(struct mmu_notifier *mn, struct mm_struct *mm,
 	   unsigned long s, unsigned long e) { ... }
 )
+
+@split depends on patch@
+identifier ops.fn;
+position pf : script:python() { split_by_cpp(pf) };
+@@
+fn@pf(...) { ... }
+
+@script:python@
+fn << ops.fn;
+pf << split.pf;
+@@
+note(pf, "review: %s is split by #if/#else (spatch sees one branch): not converted, give every branch the 5.0 prototype by hand" % fn)
+
+@sig_done@
+identifier ops.fn, mn, r;
+@@
+fn(struct mmu_notifier *mn, const struct mmu_notifier_range *r) { ... }
+
+@ops_pos@
+identifier o, ops.fn;
+position p;
+@@
+struct mmu_notifier_ops o = {
+	.\(invalidate_range_start\|invalidate_range_end\) = fn@p,
+};
+
+@script:python depends on !context && !sig && !sig_done@
+fn << ops.fn;
+p << ops_pos.p;
+@@
+note(p, "review: %s is not defined in this file or could not be parsed (#if?), or has a prototype this script does not know: give it the 5.0 prototype (mn, const struct mmu_notifier_range *) by hand" % fn)
+
+// callers of a callback that changes: they need a struct mmu_notifier_range
+@direct depends on sig && !split@
+identifier ops.fn;
+expression list[4] es4;
+expression list[5] es5;
+position pc;
+@@
+\(fn@pc(es4)\|fn@pc(es5)\)
+
+@script:python depends on patch@
+fn << ops.fn;
+pc << direct.pc;
+@@
+note(pc, "review: %s is called here with its pre-5.0 arguments: pass a const struct mmu_notifier_range * (mmu_notifier_range_init())" % fn)
 
 @ops_start@
 identifier o, fn;
@@ -129,7 +193,7 @@ fn << ops.fn;
 clashes.add(fn)
 note(pc, "review: %s has a local named range, which the 5.0 parameter needs: not converted, rename it and run again" % fn)
 
-@script:python cb@
+@script:python cb depends on !split@
 fn << ops.fn;
 pf << sig.pf;
 ok;

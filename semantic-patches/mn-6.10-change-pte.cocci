@@ -226,10 +226,11 @@ static T h@ph(...) { ... }
 @script:python helper_ok@
 h << chg_ref.h;
 ph << helper_pos.ph;
+p << chg.p;
 h_ok;
 @@
 if split_by_cpp(ph):
-    note(ph, "review: %s is now unused but split by #if/#else: remove it by hand" % h)
+    note(p, "review: %s is now unused but split by #if/#else (line %s): remove it by hand" % (h, ph[0].line))
     cocci.include_match(False)
 else:
     coccinelle.h_ok = cocci.make_ident(h)

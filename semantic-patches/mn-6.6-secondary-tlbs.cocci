@@ -59,28 +59,26 @@ struct mmu_notifier_ops o = {
 	.invalidate_range = fn@p,
 };
 
-@rt_typed depends on patch@
+@rt_typed_m depends on patch@
 struct mmu_notifier_ops *OP;
 struct mmu_notifier_ops OS;
 expression F;
 position p;
 @@
 (
-- OP->invalidate_range@p = F
-+ OP->arch_invalidate_secondary_tlbs = F
+OP->invalidate_range@p = F
 |
-- OS.invalidate_range@p = F
-+ OS.arch_invalidate_secondary_tlbs = F
+OS.invalidate_range@p = F
 )
 
 @script:python@
-p << rt_typed.p;
+p << rt_typed_m.p;
 @@
 note(p, "converted: run-time assignment ->invalidate_range -> ->arch_invalidate_secondary_tlbs")
 
 @rt@
 expression E, F;
-position p != rt_typed.p;
+position p != rt_typed_m.p;
 @@
 (
 E.invalidate_range@p = F
@@ -132,6 +130,32 @@ struct mmu_notifier_ops o = {
 expression M, S, E;
 @@
 * mmu_notifier_invalidate_range(M, S, E)
+
+@ops_def@
+identifier ops.fn;
+@@
+fn(...) { ... }
+
+@script:python depends on !context && !ops_def@
+fn << ops.fn;
+p << ops.p;
+@@
+note(p, "review: %s is not defined in this file or could not be parsed (#if?): rename its definition by hand if the name has invalidate_range in it" % fn)
+
+// The changes: this one first (spatch keeps positions only until then).
+@rt_typed depends on patch@
+struct mmu_notifier_ops *OP;
+struct mmu_notifier_ops OS;
+expression F;
+position rt_typed_m.p;
+@@
+(
+- OP->invalidate_range@p = F
++ OP->arch_invalidate_secondary_tlbs = F
+|
+- OS.invalidate_range@p = F
++ OS.arch_invalidate_secondary_tlbs = F
+)
 
 @script:python nn depends on patch@
 fn << ops.fn;

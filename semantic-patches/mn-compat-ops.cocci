@@ -52,6 +52,54 @@ def wrap(args):
         col += len(a) + len(tail)
     return out
 
+# May a range callback sleep?  What each function of this file calls,
+# followed through the file's own functions.
+SLEEPERS = set('''mutex_lock mutex_lock_interruptible mutex_lock_killable
+mutex_lock_nested down down_read down_write down_interruptible
+down_killable down_read_killable down_write_killable msleep
+msleep_interruptible usleep_range ssleep schedule schedule_timeout
+cond_resched wait_for_completion wait_for_completion_timeout
+wait_for_completion_interruptible wait_event wait_event_interruptible
+wait_event_timeout wait_event_killable synchronize_rcu synchronize_srcu
+synchronize_sched flush_work flush_workqueue flush_delayed_work
+cancel_work_sync cancel_delayed_work_sync vfree vmalloc vzalloc
+might_sleep mmap_read_lock mmap_write_lock lock_page wait_on_page_locked
+copy_from_user copy_to_user get_user put_user get_user_pages
+pin_user_pages'''.split())
+facts = {'file': None, 'calls': {}, 'gfp': set(), 'chain': None}
+
+def sleep_chain(fn):
+    if facts['chain'] is None:
+        chain = {}
+        for f, callees in facts['calls'].items():
+            for c in sorted(callees):
+                if c in SLEEPERS:
+                    chain[f] = [c]
+                    break
+            if f not in chain and f in facts['gfp']:
+                chain[f] = ['a GFP_KERNEL allocation']
+        changed = True
+        while changed:
+            changed = False
+            for f, callees in facts['calls'].items():
+                if f in chain:
+                    continue
+                for c in sorted(callees):
+                    if c in chain:
+                        chain[f] = [c] + chain[c]
+                        changed = True
+                        break
+        facts['chain'] = chain
+    return ' -> '.join(explain(fn, set())) if fn in facts['chain'] else None
+
+def explain(fn, seen):
+    """fn and how it may sleep, through the file's own functions first."""
+    seen = seen | {fn}
+    for c in sorted(facts['calls'].get(fn, ())):
+        if c in facts['chain'] and c not in seen and c in facts['calls']:
+            return [fn] + explain(c, seen)
+    return [fn] + facts['chain'][fn]
+
 def note(p, msg):
     msg = "[compat] " + msg
     if mode[0] == 'patch':
@@ -88,6 +136,25 @@ ops << oldtbl.ops;
 f << oldtbl.f;
 @@
 note(p, "review: %s still has .%s: run the series first (convert.sh --compat does), not converted" % (ops, f))
+
+@allcalls depends on patch@
+identifier f;
+expression list es;
+position p;
+@@
+f@p(es)
+
+@script:python@
+p << allcalls.p;
+f << allcalls.f;
+es << allcalls.es;
+@@
+if facts['file'] != p[0].file:
+    facts.update({'file': p[0].file, 'calls': {}, 'gfp': set(),
+                  'chain': None})
+facts['calls'].setdefault(p[0].current_element, set()).add(f)
+if 'GFP_KERNEL' in str(es):
+    facts['gfp'].add(p[0].current_element)
 
 @tbl@
 identifier ops;
@@ -140,7 +207,9 @@ start = have.get('invalidate_range_start')
 end = have.get('invalidate_range_end')
 tlbs = have.get('arch_invalidate_secondary_tlbs')
 flags = '0'
-if tlbs and (start or end):
+sleepy = [sleep_chain(str(x)) for x in (start, end) if x and
+          facts['file'] == p[0].file and sleep_chain(str(x))]
+if (tlbs and (start or end)) or sleepy:
     flags = 'MNCOMPAT_RANGE_START_MAY_SLEEP'
 a = [ops] + [have.get(f, 'NULL') for f in TRANSLATED] + [flags]
 a += ['.%s = %s' % (f, e) for f, e in fields.get((p[0].file, ops), [])
@@ -150,8 +219,24 @@ if mode[0] == 'patch':
     note(p, "converted: %s -> MNCOMPAT_MMU_NOTIFIER_OPS(..., %s)" % (ops, flags))
 else:
     note(p, "%s: declare it with MNCOMPAT_MMU_NOTIFIER_OPS (convert.sh --compat)" % ops)
+if sleepy and not tlbs:
+    note(p, "review: %s may sleep (%s) and %s has no secondary-TLB hook: before 4.13, where the kernel calls invalidate_page under the page-table lock, no form of this table is safe and compat refuses to build it" % (' and '.join(x.split(' -> ')[0] for x in sleepy), '; '.join(sleepy), ops))
 if flags == '0' and (start or end):
     note(p, "review: before 4.13 compat calls %s from invalidate_page under the page-table lock with a non-blockable range: no sleeping then (test mncompat_range_blockable())" % ' and '.join(str(x) for x in (start, end) if x))
+
+// The #include to replace, looked for before anything changes.
+@has_inc@
+@@
+#include <mncompat/mmu_notifier.h>
+
+@has_linux_inc@
+@@
+#include <linux/mmu_notifier.h>
+
+@script:python depends on patch && !has_inc && !has_linux_inc@
+p << tbl.p;
+@@
+note(p, "review: no #include <linux/mmu_notifier.h> in this file to replace: add #include <mncompat/mmu_notifier.h>")
 
 @rep depends on patch@
 identifier tbl.ops;
@@ -192,16 +277,4 @@ expression R;
 - #include <linux/mmu_notifier.h>
 + #include <mncompat/mmu_notifier.h>
 
-@has_inc@
-@@
-#include <mncompat/mmu_notifier.h>
 
-@no_inc depends on patch && (rep || bl) && !inc && !has_inc@
-position p;
-@@
-#include <...>@p
-
-@script:python depends on no_inc@
-p << no_inc.p;
-@@
-note([p[0]], "review: no #include <linux/mmu_notifier.h> in this file to replace: add #include <mncompat/mmu_notifier.h>")

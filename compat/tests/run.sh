@@ -8,7 +8,9 @@
 # test module in four driver variants with W=1 -Werror, the no-trampoline
 # check on native kernels, the forced-off builds and the
 # mmu_interval_notifier compile test (tests/interval: the kernel's API, or
-# the emulation, also forced on where the kernel has one).  Then the same on fake
+# the emulation, also forced on where the kernel has one), and (on the first
+# kernel and the fakes) semantic-patches' gntdev-shaped --compat output:
+# built, or refused at build time where no safe form exists.  Then the same on fake
 # old-generation KDIRs (make-fake-kdir.sh; on the 4.12 and 4.19 shapes also
 # drivers-sample/mirror and itest, as they are) made from the first Debian 6.1
 # headers tree given (or MNCOMPAT_FAKE_BASE, or else the deb-6.1 kernel of
@@ -163,9 +165,45 @@ interval_check() {
 	fi
 }
 
-# test_kernel NAME KDIR REAL: every per-kernel check.
+# converted_check NAME KDIR CONFIG_DIR BUILD_DIR: the gntdev-shaped driver
+# that semantic-patches/convert.sh --compat converted (the expected output
+# of its pipeline-compat-gntdev case: range callbacks that take a mutex, no
+# secondary-TLB hook) builds where the kernel has no invalidate_page, and
+# is refused at build time, with the mncompat message, where it has one.
+converted_check() {
+	cc_name=$1 cc_kdir=$2 cc_cfg=$3 cc_build=$4
+	cc_src=$compat/../semantic-patches/tests/pipeline-compat-gntdev/after.c
+	cc_mod=$cc_build-src
+	mkdir -p "$cc_mod"
+	cp "$cc_src" "$cc_mod/gnt.c"
+	# shellcheck disable=SC2016 # make variables, not shell ones
+	printf '%s\n' 'obj-m := gnt.o' \
+		'ccflags-y := -Werror -I$(MNCOMPAT_INCLUDE) -I$(MNCOMPAT_CONFIG)' \
+		>"$cc_mod/Kbuild"
+	cc_label="$cc_name: convert.sh --compat output (gntdev shape, sleeping range callbacks)"
+	if MNCOMPAT_TEST_MODULE=$cc_mod "$tests/build-module.sh" "$cc_kdir" \
+		"$cc_cfg" "$cc_build" ""; then
+		if has "$cc_cfg" INVALIDATE_PAGE; then
+			not_ok "$cc_label builds but must be refused (invalidate_page under the page-table lock)"
+		else
+			ok "$cc_label builds W=1 -Werror"
+		fi
+	elif ! has "$cc_cfg" INVALIDATE_PAGE; then
+		not_ok "$cc_label fails to build (log: $cc_build/build.log)"
+		grep -m 5 -E 'error|warning' "$cc_build/build.log" | sed 's/^/# /'
+	elif grep -q 'static assertion failed: "mncompat: grant_' \
+		"$cc_build/build.log"; then
+		ok "$cc_label refused at build time"
+		grep -m 1 -o '"mncompat: .*"' "$cc_build/build.log" | sed 's/^/# /'
+	else
+		not_ok "$cc_label fails, but not with the mncompat message"
+	fi
+}
+
+# test_kernel NAME KDIR REAL [CONVERTED]: every per-kernel check; the
+# converted_check too on a fake (REAL=no) or with CONVERTED=yes.
 test_kernel() {
-	tk_name=$1 tk_kdir=$2 tk_real=$3
+	tk_name=$1 tk_kdir=$2 tk_real=$3 tk_converted=${4:-no}
 	tk_cfg=$work/$tk_name/config
 	if tk_out=$("$compat/configure.sh" "$tk_kdir" "$tk_cfg" 2>&1); then
 		tk_secs=$(echo "$tk_out" | sed -n 's/.* in \([0-9.]*\)s ->.*/\1/p')
@@ -232,6 +270,12 @@ test_kernel() {
 	# mmu_interval_notifier: the kernel's, the emulation where it has
 	# none, and the emulation forced on a kernel that has one.
 	interval_check "$tk_name" "$tk_kdir" "$tk_cfg" "$work/$tk_name/interval"
+	# The first kernel given and every fake generation (the outcome
+	# depends only on the probed forms).
+	if [ "$tk_real" = no ] || [ "$tk_converted" = yes ]; then
+		converted_check "$tk_name" "$tk_kdir" "$tk_cfg" \
+			"$work/$tk_name/converted"
+	fi
 	if has "$tk_cfg" MMU_INTERVAL_NOTIFIER; then
 		tk_off=$work/$tk_name/off-MMU_INTERVAL_NOTIFIER
 		force_off "$tk_cfg" MMU_INTERVAL_NOTIFIER "$tk_off"

@@ -6,7 +6,8 @@
 #   - every tests/<case>/: apply the .cocci files named in its spec to
 #     before.c, compare with after.c, apply again to after.c (idempotence),
 #     check the expected report lines;
-#   - every .cocci in every coccicheck mode on all test inputs;
+#   - every .cocci in the report modes (report, context, org) on all test
+#     inputs (patch mode runs in the cases);
 #   - make coccicheck COCCI=... MODE=report|patch M=tests/ against the
 #     linux-source-6.12 tree from ci/unpack-source.sh, when it is there;
 #   - convert.sh behaviour (dry run, --apply, CRLF, read-only, errors,
@@ -86,26 +87,55 @@ if [ -z "$cases" ]; then
 	done)
 fi
 
+# Two spatch jobs at a time (MNCOMPAT_TEST_JOBS): each case's runs, then
+# its checks in order.
+par=${MNCOMPAT_TEST_JOBS:-2}
+jobs_running=
+# bg CMD...: run CMD in the background, at most $par at a time.
+bg() {
+	"$@" &
+	jobs_running="$jobs_running $!"
+	# shellcheck disable=SC2086
+	set -- $jobs_running
+	if [ $# -ge "$par" ]; then
+		wait "$1"
+		shift
+		jobs_running=$*
+	fi
+}
+
+# prepare_case CASE: the spatch runs of CASE, status in its work dir.
+prepare_case() {
+	pc_dir=$here/$1
+	pc_work=$tmp/$1
+	pc_defs=$(spec_values define "$pc_dir/spec")
+	mkdir -p "$pc_work"
+	cp "$pc_dir/before.c" "$pc_work/run1.c"
+	cp "$pc_dir/after.c" "$pc_work/run2.c"
+	: >"$pc_work/notes"
+	pc_st=0
+	for pc_cocci in $(spec_values cocci "$pc_dir/spec"); do
+		# shellcheck disable=SC2086
+		run_spatch "$sp/$pc_cocci" "$pc_work/run1.c" $pc_defs \
+			2>>"$pc_work/notes" || pc_st=1
+		# shellcheck disable=SC2086
+		run_spatch "$sp/$pc_cocci" "$pc_work/run2.c" $pc_defs \
+			2>/dev/null || pc_st=1
+	done
+	echo "$pc_st" >"$pc_work/status"
+}
+
+for c in $cases; do
+	[ ! -f "$here/$c/spec" ] || bg prepare_case "$c"
+done
+wait
+
 for c in $cases; do
 	d=$here/$c
 	spec=$d/spec
 	[ -f "$spec" ] || { not_ok "$c: no spec"; continue; }
-	defs=$(spec_values define "$spec")
 	work=$tmp/$c
-	mkdir -p "$work"
-	cp "$d/before.c" "$work/run1.c"
-	cp "$d/after.c" "$work/run2.c"
-	: >"$work/notes"
-	status=0
-	for cocci in $(spec_values cocci "$spec"); do
-		# shellcheck disable=SC2086
-		run_spatch "$sp/$cocci" "$work/run1.c" $defs \
-			2>>"$work/notes" || status=1
-		# shellcheck disable=SC2086
-		run_spatch "$sp/$cocci" "$work/run2.c" $defs \
-			2>/dev/null || status=1
-	done
-	if [ $status -ne 0 ]; then
+	if [ "$(cat "$work/status")" -ne 0 ]; then
 		not_ok "$c: spatch failed" "$work/notes"
 		continue
 	fi
@@ -140,23 +170,38 @@ for c in $cases; do
 	fi
 done
 
-# --- 2. every .cocci in every mode with plain spatch ------------------
+# --- 2. every .cocci in the report modes with plain spatch ------------
 mkdir -p "$tmp/inputs"
 for f in "$here"/*/before.c; do
 	c=$(basename "$(dirname "$f")")
 	cp "$f" "$tmp/inputs/$c.c"
 done
+# run_mode COCCI MODE: spatch -D MODE on every input, status to a file.
+run_mode() {
+	_o=$tmp/mode-$(basename "$1")-$2
+	# shellcheck disable=SC2046
+	if spatch --very-quiet $(cocci_options "$1") -D "$2" \
+		--sp-file "$1" --dir "$tmp/inputs" >"$_o.out" 2>"$_o.err" &&
+		! grep -qi 'error' "$_o.err"; then
+		echo 0 >"$_o.st"
+	else
+		echo 1 >"$_o.st"
+	fi
+}
+# (patch mode runs in the cases above, on the inputs it has work on.)
+for cocci in "$sp"/*.cocci; do
+	for mode in report context org; do
+		bg run_mode "$cocci" "$mode"
+	done
+done
+wait
 for cocci in "$sp"/*.cocci; do
 	name=$(basename "$cocci")
-	for mode in patch report context org; do
-		# shellcheck disable=SC2046
-		if spatch --very-quiet $(cocci_options "$cocci") -D "$mode" \
-			--sp-file "$cocci" --dir "$tmp/inputs" \
-			>"$tmp/mode.out" 2>"$tmp/mode.err" &&
-			! grep -qi 'error' "$tmp/mode.err"; then
+	for mode in report context org; do
+		if [ "$(cat "$tmp/mode-$name-$mode.st")" -eq 0 ]; then
 			ok "$name: spatch -D $mode runs"
 		else
-			not_ok "$name: spatch -D $mode runs" "$tmp/mode.err"
+			not_ok "$name: spatch -D $mode runs" "$tmp/mode-$name-$mode.err"
 		fi
 	done
 	case $name in
@@ -209,166 +254,6 @@ else
 fi
 
 # --- 4. convert.sh ----------------------------------------------------
-cv=$sp/convert.sh
-ct=$tmp/convert
-series_files=$(awk '$1 !~ /^#/ && NF >= 3 { print $2 }' "$sp/series")
-
-# expect FILE: FILE.expect = FILE after every .cocci of the series.
-expect() {
-	cp "$1" "$1.expect"
-	for _c in $series_files; do
-		run_spatch "$sp/$_c" "$1.expect" 2>/dev/null
-	done
-}
-
-sums() {
-	(cd "$1" && find . -type f ! -name '*.expect' -exec cksum {} + | sort)
-}
-
-mkdir -p "$ct/tree/sub" "$ct/ref"
-cp "$here/4.13-only-page/before.c" "$ct/tree/mirror.c"
-cp "$here/4.13-cleancache-frontswap/before.c" "$ct/tree/sub/tmem.c"
-cp "$here/4.13-kvm-shape/before.c" "$ct/tree/sub/vmm.c"
-echo 'int unrelated;' >"$ct/tree/other.c"
-chmod 640 "$ct/tree/mirror.c"
-cp "$ct/tree/mirror.c" "$ct/ref/mirror.c"
-cp "$ct/tree/sub/vmm.c" "$ct/ref/vmm.c"
-expect "$ct/ref/mirror.c"
-expect "$ct/ref/vmm.c"
-sums "$ct/tree" >"$ct/sum0"
-
-"$cv" "$ct/tree" >"$ct/dry.out" 2>"$ct/dry.err"
-st=$?
-sums "$ct/tree" >"$ct/sum1"
-check "convert.sh: dry run exits 0" test $st -eq 0
-check "convert.sh: dry run prints a diff" grep -q '^+++ b/sub/vmm.c' "$ct/dry.out"
-check "convert.sh: dry run report counts files" grep -q '^files changed: 2$' "$ct/dry.out"
-check "convert.sh: dry run report lists conversions" \
-	grep -q 'converted: mirror_invalidate_page' "$ct/dry.out"
-check "convert.sh: dry run changes nothing" cmp -s "$ct/sum0" "$ct/sum1"
-
-"$cv" "$ct/tree" --apply --quiet >"$ct/apply.out" 2>"$ct/apply.err"
-check "convert.sh --apply exits 0" test $? -eq 0
-check "convert.sh --apply: mirror.c converted to the 6.12 API" \
-	cmp -s "$ct/tree/mirror.c" "$ct/ref/mirror.c.expect"
-check "convert.sh --apply: sub/vmm.c converted to the 6.12 API" \
-	cmp -s "$ct/tree/sub/vmm.c" "$ct/ref/vmm.c.expect"
-check "convert.sh --apply: cleancache/frontswap file untouched" \
-	cmp -s "$ct/tree/sub/tmem.c" "$here/4.13-cleancache-frontswap/before.c"
-check "convert.sh --apply: file mode kept" \
-	test -n "$(find "$ct/tree/mirror.c" -perm 640)"
-check "convert.sh --apply: no temporary files left" \
-	test -z "$(find "$ct/tree" -name '.*mncompat*')"
-sums "$ct/tree" >"$ct/sum2"
-"$cv" "$ct/tree" --apply >"$ct/again.out" 2>&1
-sums "$ct/tree" >"$ct/sum3"
-check "convert.sh: second run changes nothing" cmp -s "$ct/sum2" "$ct/sum3"
-check "convert.sh: second run reports no changed file" \
-	grep -q '^files changed: 0$' "$ct/again.out"
-
-mkdir -p "$ct/to"
-cp "$here/4.13-only-page/before.c" "$ct/to/a.c"
-"$cv" "$ct/to/a.c" --apply --to 4.13 >/dev/null 2>&1
-check "convert.sh --to 4.13 on one file stops at the 4.13 API" \
-	cmp -s "$ct/to/a.c" "$here/4.13-only-page/after.c"
-mkdir -p "$ct/atomic"
-cp "$here/4.13-only-page-atomic/before.c" "$ct/atomic/a.c"
-"$cv" "$ct/atomic" --apply --atomic --to 4.13 >/dev/null 2>&1
-check "convert.sh --atomic --to 4.13 uses invalidate_range" \
-	cmp -s "$ct/atomic/a.c" "$here/4.13-only-page-atomic/after.c"
-mkdir -p "$ct/compat" "$ct/atomic-range"
-cp "$here/pipeline-compat/before.c" "$ct/compat/a.c"
-"$cv" "$ct/compat" --apply --compat >"$ct/compat.out" 2>&1
-check "convert.sh --compat: the series with -D compat, then mn-compat-ops.cocci" \
-	cmp -s "$ct/compat/a.c" "$here/pipeline-compat/after.c"
-check "convert.sh --compat: the report says so" \
-	grep -q '^== mncompat convert: .*(up to 6.10, compat)$' "$ct/compat.out"
-"$cv" "$ct/compat" --compat >"$ct/compat2.out" 2>&1
-check "convert.sh --compat: second run changes nothing" \
-	grep -q '^files changed: 0$' "$ct/compat2.out"
-cp "$here/pipeline-compat/before.c" "$ct/atomic-range/a.c"
-"$cv" "$ct/atomic-range" --atomic >"$ct/atomic-range.out" 2>&1
-check "convert.sh --atomic on a file with range callbacks runs every step" \
-	grep -q '\[5.0\] converted: twin_range_start' "$ct/atomic-range.out"
-"$cv" "$ct/compat" --compat --to 4.13 >"$ct/compat-to.out" 2>&1
-st=$?
-check "convert.sh --compat --to 4.13 is refused" test $st -eq 1
-check "convert.sh --compat --to 4.13 says why" \
-	grep -q 'newest API: no --to' "$ct/compat-to.out"
-"$cv" "$ct/compat" --compat --atomic >"$ct/compat-atomic.out" 2>&1
-st=$?
-check "convert.sh --compat --atomic is refused" test $st -eq 1
-"$cv" "$ct/to" --to 4.20 >"$ct/badto.out" 2>&1
-st=$?
-check "convert.sh --to 4.20 is refused" test $st -ne 0
-check "convert.sh --to 4.20 says why" grep -q 'not a generation' "$ct/badto.out"
-
-mkdir -p "$ct/crlf"
-sed 's/$/\r/' "$here/4.13-only-page/before.c" >"$ct/crlf/a.c"
-sed 's/$/\r/' "$here/4.13-only-page/after.c" >"$ct/crlf.expect"
-"$cv" "$ct/crlf" --apply --to 4.13 >"$ct/crlf.out" 2>&1
-check "convert.sh: CRLF file converted, CRLF kept" \
-	cmp -s "$ct/crlf/a.c" "$ct/crlf.expect"
-"$cv" "$ct/crlf" --to 4.13 >"$ct/crlf2.out" 2>&1
-check "convert.sh: CRLF file, second run changes nothing" \
-	grep -q '^files changed: 0$' "$ct/crlf2.out"
-
-mkdir -p "$ct/ro"
-cp "$here/4.13-only-page/before.c" "$ct/ro/a.c"
-cp "$here/4.13-kvm-shape/before.c" "$ct/ro/b.c"
-chmod 444 "$ct/ro/a.c"
-sums "$ct/ro" >"$ct/ro0"
-"$cv" "$ct/ro" --apply >"$ct/ro.out" 2>"$ct/ro.err"
-st=$?
-sums "$ct/ro" >"$ct/ro1"
-check "convert.sh --apply refuses a read-only file" test $st -ne 0
-check "convert.sh --apply says which file is read-only" \
-	grep -q 'a.c is read-only' "$ct/ro.err"
-check "convert.sh --apply writes nothing when one file is read-only" \
-	cmp -s "$ct/ro0" "$ct/ro1"
-
-"$cv" "$ct/does-not-exist" >"$ct/missing.out" 2>&1
-st=$?
-check "convert.sh refuses a missing path" test $st -ne 0
-check "convert.sh says the path is missing" \
-	grep -q 'does-not-exist: no such file' "$ct/missing.out"
-
-mkdir -p "$ct/unreadable/d"
-cp "$here/4.13-only-page/before.c" "$ct/unreadable/d/a.c"
-chmod 755 "$tmp" "$ct" "$ct/unreadable"
-chmod 000 "$ct/unreadable/d"
-if [ "$(id -u)" -eq 0 ]; then
-	if command -v setpriv >/dev/null; then
-		setpriv --reuid=65534 --regid=65534 --clear-groups \
-			"$cv" "$ct/unreadable/d" >"$ct/unr.out" 2>&1
-		st=$?
-	else
-		st=skip
-	fi
-else
-	"$cv" "$ct/unreadable/d" >"$ct/unr.out" 2>&1
-	st=$?
-fi
-chmod 755 "$ct/unreadable/d"
-if [ "$st" = skip ]; then
-	echo "# unreadable-path test skipped: root without setpriv"
-else
-	check "convert.sh refuses an unreadable path" test "$st" -ne 0
-	check "convert.sh says the path is unreadable" \
-		grep -q 'd: not readable' "$ct/unr.out"
-fi
-chmod 700 "$tmp"
-
-mkdir -p "$ct/with space/sub dir"
-cp "$here/pipeline-mirror-legacy/before.c" "$ct/with space/sub dir/a b.c"
-"$cv" "$ct/with space" --apply --quiet >"$ct/space.out" 2>&1
-check "convert.sh copes with spaces in file names" \
-	cmp -s "$ct/with space/sub dir/a b.c" "$here/pipeline-mirror-legacy/after.c"
-check "convert.sh reports with the real file name" \
-	grep -q '^  sub dir/a b.c:[0-9]*: \[4.13\] converted' "$ct/space.out"
-
-"$cv" >/dev/null 2>&1
-st=$?
-check "convert.sh without a path is a usage error" test $st -eq 2
+. "$here/convert-checks.sh"
 
 tap_end cocci

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test input: core-style callers of mmu_notifier_invalidate_page() in the
- * shapes of seeds 005 (a writeback walker with no struct page at hand)
- * and 006 (reverse-map walkers that get the page and the address).
+ * Test input: callers of mmu_notifier_invalidate_page() that change the
+ * page table through helpers the script does not know (so it cannot tell
+ * where the page-table lock is taken), in the shapes of seeds 005 (no
+ * struct page at hand) and 006 (the page and the address are parameters),
+ * and one that changes a hugetlb entry.
  */
 #include <linux/mm.h>
 #include <linux/mmu_notifier.h>
@@ -12,8 +14,6 @@
 static bool mkclean_one(struct page *page, struct vm_area_struct *vma,
 			unsigned long address, void *arg)
 {
-	unsigned long mn_start = address;
-	unsigned long mn_end = address + (PAGE_SIZE << compound_order(page));
 	struct page_walk walk = {
 		.page = page,
 		.vma = vma,
@@ -21,16 +21,18 @@ static bool mkclean_one(struct page *page, struct vm_area_struct *vma,
 	};
 	int *cleaned = arg;
 
-	mmu_notifier_invalidate_range_start(vma->vm_mm, mn_start, mn_end);
 	while (page_walk_next(&walk)) {
 		address = walk.address;
 		if (!walk_wrprotect(&walk))
 			continue;
+		mmu_notifier_invalidate_range_start(vma->vm_mm, address,
+						    address + (PAGE_SIZE << compound_order(page)));
 		mmu_notifier_invalidate_range(vma->vm_mm, address,
 					      address + (PAGE_SIZE << compound_order(page)));
+		mmu_notifier_invalidate_range_end(vma->vm_mm, address,
+						  address + (PAGE_SIZE << compound_order(page)));
 		(*cleaned)++;
 	}
-	mmu_notifier_invalidate_range_end(vma->vm_mm, mn_start, mn_end);
 	return true;
 }
 
@@ -38,16 +40,11 @@ static bool mkclean_one(struct page *page, struct vm_area_struct *vma,
 static bool unmap_one(struct page *page, struct vm_area_struct *vma,
 		      unsigned long address, void *arg)
 {
-	unsigned long mn_start = address;
-	unsigned long mn_end = address + (PAGE_SIZE << compound_order(page));
 	struct mm_struct *mm = vma->vm_mm;
 	bool ret = true;
 
-	mmu_notifier_invalidate_range_start(mm, mn_start, mn_end);
-	if (vma->vm_flags & VM_LOCKED) {
-		mmu_notifier_invalidate_range_end(mm, mn_start, mn_end);
+	if (vma->vm_flags & VM_LOCKED)
 		return false;
-	}
 
 	while (page_walk_next_addr(vma, &address)) {
 		if (!walk_clear_pte(mm, address)) {
@@ -55,10 +52,13 @@ static bool unmap_one(struct page *page, struct vm_area_struct *vma,
 			break;
 		}
 		put_page(page);
+		mmu_notifier_invalidate_range_start(mm, address,
+						    address + (PAGE_SIZE << compound_order(page)));
 		mmu_notifier_invalidate_range(mm, address,
 					      address + (PAGE_SIZE << compound_order(page)));
+		mmu_notifier_invalidate_range_end(mm, address,
+						  address + (PAGE_SIZE << compound_order(page)));
 	}
-	mmu_notifier_invalidate_range_end(mm, mn_start, mn_end);
 	return ret;
 }
 
@@ -74,8 +74,7 @@ static void entry_mkclean(struct address_space *mapping, pgoff_t index)
 
 		changed = entry_wrprotect(vma, address);
 		if (changed) {
-			mmu_notifier_invalidate_range_start(vma->vm_mm,
-							    address,
+			mmu_notifier_invalidate_range_start(vma->vm_mm, address,
 							    address + PAGE_SIZE);
 			mmu_notifier_invalidate_range(vma->vm_mm, address,
 						      address + PAGE_SIZE);
@@ -84,4 +83,38 @@ static void entry_mkclean(struct address_space *mapping, pgoff_t index)
 		}
 	}
 	mapping_unlock_read(mapping);
+}
+
+/* A hugetlb entry: the size of the page table entry is not PAGE_SIZE. */
+static bool huge_one(struct page *page, struct vm_area_struct *vma,
+		     unsigned long address, pte_t *ptep)
+{
+	unsigned long start = address, end;
+	struct mm_struct *mm = vma->vm_mm;
+	spinlock_t *ptl;
+
+	end = min(vma->vm_end, start + (PAGE_SIZE << compound_order(page)));
+	mmu_notifier_invalidate_range_start(mm, start, end);
+	ptl = huge_pte_lock(hstate_vma(vma), mm, ptep);
+	set_huge_pte_at(mm, address, ptep, huge_pte_wrprotect(*ptep));
+	spin_unlock(ptl);
+	mmu_notifier_invalidate_range(mm, address, address + PAGE_SIZE);
+	mmu_notifier_invalidate_range_end(mm, start, end);
+	return true;
+}
+
+/* The page-table lock is taken where the variable is declared. */
+static void young_one(struct page *page, struct vm_area_struct *vma,
+		      unsigned long address, pmd_t *pmd)
+{
+	spinlock_t *ptl = pmd_lock(vma->vm_mm, pmd);
+
+	set_pmd_at(vma->vm_mm, address, pmd, pmd_mkold(*pmd));
+	spin_unlock(ptl);
+	mmu_notifier_invalidate_range_start(vma->vm_mm, address & PMD_MASK,
+					    (address & PMD_MASK) + PMD_SIZE);
+	mmu_notifier_invalidate_range(vma->vm_mm, address & PMD_MASK,
+				      (address & PMD_MASK) + PMD_SIZE);
+	mmu_notifier_invalidate_range_end(vma->vm_mm, address & PMD_MASK,
+					  (address & PMD_MASK) + PMD_SIZE);
 }

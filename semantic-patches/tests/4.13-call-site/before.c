@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test input: core-style callers of mmu_notifier_invalidate_page() in the
- * shapes of seeds 005 (a writeback walker with no struct page at hand)
- * and 006 (reverse-map walkers that get the page and the address).
+ * Test input: callers of mmu_notifier_invalidate_page() that change the
+ * page table through helpers the script does not know (so it cannot tell
+ * where the page-table lock is taken), in the shapes of seeds 005 (no
+ * struct page at hand) and 006 (the page and the address are parameters),
+ * and one that changes a hugetlb entry.
  */
 #include <linux/mm.h>
 #include <linux/mmu_notifier.h>
@@ -65,4 +67,29 @@ static void entry_mkclean(struct address_space *mapping, pgoff_t index)
 			mmu_notifier_invalidate_page(vma->vm_mm, address);
 	}
 	mapping_unlock_read(mapping);
+}
+
+/* A hugetlb entry: the size of the page table entry is not PAGE_SIZE. */
+static bool huge_one(struct page *page, struct vm_area_struct *vma,
+		     unsigned long address, pte_t *ptep)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	spinlock_t *ptl;
+
+	ptl = huge_pte_lock(hstate_vma(vma), mm, ptep);
+	set_huge_pte_at(mm, address, ptep, huge_pte_wrprotect(*ptep));
+	spin_unlock(ptl);
+	mmu_notifier_invalidate_page(mm, address);
+	return true;
+}
+
+/* The page-table lock is taken where the variable is declared. */
+static void young_one(struct page *page, struct vm_area_struct *vma,
+		      unsigned long address, pmd_t *pmd)
+{
+	spinlock_t *ptl = pmd_lock(vma->vm_mm, pmd);
+
+	set_pmd_at(vma->vm_mm, address, pmd, pmd_mkold(*pmd));
+	spin_unlock(ptl);
+	mmu_notifier_invalidate_page(vma->vm_mm, address);
 }

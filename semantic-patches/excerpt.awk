@@ -1,0 +1,192 @@
+# SPDX-License-Identifier: GPL-2.0
+# Used by convert.sh: spatch costs time per function of a file, and most
+# steps need only some of them.
+#
+#   awk -v mode=cut -v re=ERE [-v fields=ERE [-v follow=1]] \
+#       -f excerpt.awk FILE >EXCERPT
+#     FILE with every function definition the step does not need blanked
+#     out, same line numbers (notes need no mapping).  Needed: every
+#     function definition with a line that matches ERE or names a callback
+#     of a table line matching fields (with follow=1: or names a function
+#     such a callback calls, or a function of the file it names); all
+#     code outside function definitions stays.  Exit 1 (EXCERPT unusable)
+#     when function bodies are not braced in column 0 as in the kernel.
+#   diff -U0 EXCERPT CONVERTED |
+#     awk -v mode=paste -f excerpt.awk FILE EXCERPT - >NEW
+#     FILE with the changes spatch made to EXCERPT.  Exit 1 when a change
+#     touches a line that is not the same in FILE and EXCERPT (a blanked
+#     function).
+function boundary(s) {
+	return s ~ /^[ \t]*$/ || s ~ /^[}]/ || s ~ /^#/ || s ~ /\*\/[ \t]*$/ ||
+		s ~ /;[ \t]*$/ || s ~ /^[{]/
+}
+
+function blank(s) {
+	return s ~ /^[ \t]*$/
+}
+
+# named(s): does s mention one of the words in want[]?
+function named(s,    w) {
+	while (match(s, /[A-Za-z_][A-Za-z0-9_]*/)) {
+		w = substr(s, RSTART, RLENGTH)
+		if (w in want)
+			return 1
+		s = substr(s, RSTART + RLENGTH)
+	}
+	return 0
+}
+
+BEGIN {
+	split("if while for switch return sizeof typeof __typeof__ do else " \
+	      "case defined __builtin_expect likely unlikely", kw, " ")
+	for (i in kw)
+		KEYWORDS[kw[i]] = 1
+}
+
+mode == "cut" {
+	line[NR] = $0
+	next
+}
+
+mode == "paste" && FILENAME == ARGV[1] {
+	orig[FNR] = $0
+	norig = FNR
+	next
+}
+
+mode == "paste" && FILENAME == ARGV[2] {
+	ex[FNR] = $0
+	nex = FNR
+	next
+}
+
+mode == "paste" && /^(---|\+\+\+) / && !started {
+	next
+}
+
+mode == "paste" {
+	started = 1
+	diff[++ndiff] = $0
+	next
+}
+
+END {
+	if (mode == "cut")
+		cut()
+	else
+		paste()
+}
+
+function cut(    i, j, k, h, nf, first, last, fname, hdr, infn, s, cb, w,
+		 sel, nu, ufirst, ulast, p1, p2, keep, n, order, t) {
+	nf = 0
+	for (i = 1; i <= NR; i++) {
+		if (line[i] !~ /^[{][ \t]*$/)
+			continue
+		for (j = i + 1; j <= NR && line[j] !~ /^[}]/; j++)
+			;
+		if (j > NR)
+			exit 1
+		for (k = i - 1; k >= 1 && !boundary(line[k]); k--)
+			;
+		h = k + 1
+		hdr = ""
+		for (k = h; k < i; k++)
+			hdr = hdr " " line[k]
+		if (h < i && hdr ~ /\(/ && hdr !~ /=/) {
+			nf++
+			first[nf] = h
+			last[nf] = j
+			match(hdr, /[A-Za-z_][A-Za-z0-9_]*[ \t]*\(/)
+			fname[nf] = substr(hdr, RSTART, RLENGTH)
+			sub(/[ \t]*\($/, "", fname[nf])
+			for (k = h; k <= j; k++)
+				infn[k] = nf
+		}
+		i = j
+	}
+	# The callbacks the step follows, and (follow=1) what they use.
+	if (fields != "") {
+		for (i = 1; i <= NR; i++) {
+			if (line[i] !~ fields)
+				continue
+			s = line[i]
+			sub(/^[^=]*=[ \t]*/, "", s)
+			if (match(s, /^[A-Za-z_][A-Za-z0-9_]*/) &&
+			    substr(s, RSTART, RLENGTH) != "NULL")
+				cb[substr(s, RSTART, RLENGTH)] = 1
+		}
+		for (w in cb)
+			want[w] = 1
+		if (follow)
+			for (k = 1; k <= nf; k++) {
+				if (!(fname[k] in cb))
+					continue
+				for (i = first[k]; i <= last[k]; i++) {
+					s = line[i]
+					while (match(s, /[A-Za-z_][A-Za-z0-9_]*/)) {
+						w = substr(s, RSTART, RLENGTH)
+						t = substr(s, RSTART + RLENGTH)
+						if (w != toupper(w) && !(w in KEYWORDS) &&
+						    (t ~ /^[ \t]*\(/ || isfn(w, fname, nf)))
+							want[w] = 1
+						s = t
+					}
+				}
+			}
+	}
+	# Every function definition the step needs; the rest is blanked.
+	for (i = 1; i <= NR; i++)
+		if ((i in infn) && !(infn[i] in sel) &&
+		    (line[i] ~ re || named(line[i])))
+			sel[infn[i]] = 1
+	for (i = 1; i <= NR; i++) {
+		if ((i in infn) && !(infn[i] in sel))
+			print ""
+		else
+			print line[i]
+	}
+}
+
+function isfn(w, fname, nf,    k) {
+	for (k = 1; k <= nf; k++)
+		if (fname[k] == w)
+			return 1
+	return 0
+}
+
+function paste(    i, h, a, b, nrm, out, done) {
+	# hunks of diff -U0: "@@ -a[,b] +c[,d] @@", then "-" and "+" lines
+	i = 1
+	for (h = 1; h <= ndiff; h++) {
+		if (diff[h] !~ /^@@ /)
+			continue
+		split(diff[h], f, " ")
+		a = f[2]
+		sub(/^-/, "", a)
+		b = 1
+		if (a ~ /,/) {
+			b = a
+			sub(/.*,/, "", b)
+			sub(/,.*/, "", a)
+		}
+		a += 0
+		b += 0
+		# lines before the hunk (a change of 0 lines goes after line a)
+		for (; i < (b == 0 ? a + 1 : a); i++)
+			print orig[i]
+		nrm = 0
+		for (h++; h <= ndiff && diff[h] !~ /^@@ /; h++) {
+			if (diff[h] ~ /^-/) {
+				if (orig[i] != ex[i])
+					exit 1
+				i++
+			} else if (diff[h] ~ /^\+/) {
+				print substr(diff[h], 2)
+			}
+		}
+		h--
+	}
+	for (; i <= norig; i++)
+		print orig[i]
+}
