@@ -40,6 +40,45 @@ note() {
 	echo "# $*"
 }
 
+# Per-kernel checks run MNCOMPAT_TEST_JOBS at a time (default: one per
+# CPU; each is mostly one compiler at a time), each in a subshell whose
+# checks are replayed in start order, numbered here.
+job_names="" job_pids=""
+# job NAME CMD...: run CMD in the background once a slot is free.
+job() {
+	jb_name=$1
+	shift
+	if [ "$(echo "$job_pids" | wc -w)" -ge "${MNCOMPAT_TEST_JOBS:-$(nproc)}" ]; then
+		wait "${job_pids%% *}"
+		job_pids=${job_pids#* }
+		[ "$(echo "$job_pids" | wc -w)" -gt 0 ] || job_pids=""
+	fi
+	mkdir -p "$work/jobs"
+	(
+		# shellcheck disable=SC2317 # called by the job's commands
+		ok() { echo "ok - $*"; }
+		# shellcheck disable=SC2317
+		not_ok() { echo "not ok - $*"; }
+		"$@"
+	) >"$work/jobs/$jb_name.out" 2>&1 &
+	job_pids="${job_pids:+$job_pids }$!"
+	job_names="$job_names $jb_name"
+}
+# replay_jobs: wait for every job and print its checks in start order.
+replay_jobs() {
+	wait
+	for jb_name in $job_names; do
+		while IFS= read -r jb_line; do
+			case $jb_line in
+			"ok - "*) ok "${jb_line#ok - }" ;;
+			"not ok - "*) not_ok "${jb_line#not ok - }" ;;
+			*) echo "$jb_line" ;;
+			esac
+		done <"$work/jobs/$jb_name.out"
+	done
+	job_names="" job_pids=""
+}
+
 # has CONFIG_DIR FEATURE: is MNCOMPAT_HAVE_FEATURE defined there?
 has() {
 	grep -q "^#define MNCOMPAT_HAVE_$2 1$" "$1/mncompat_config.h"
@@ -209,13 +248,12 @@ test_kernel() {
 		tk_secs=$(echo "$tk_out" | sed -n 's/.* in \([0-9.]*\)s ->.*/\1/p')
 		tk_count=$(echo "$tk_out" | sed -n 's/.*: \([0-9]* of [0-9]*\) probes.*/\1/p')
 		ok "$tk_name: probe pass in ${tk_secs}s ($tk_count probes compiled)"
-		timings="$timings $tk_name=${tk_secs}s"
+		echo "$tk_name=${tk_secs}s" >"$work/$tk_name/probe-seconds"
 	else
 		not_ok "$tk_name: configure.sh failed"
 		echo "$tk_out" | sed 's/^/# /'
 		return
 	fi
-	matrix="$matrix $tk_name"
 	cp "$tk_cfg/mncompat_config.h" "$work/matrix.$tk_name"
 
 	if [ "$tk_real" = yes ]; then
@@ -284,13 +322,19 @@ test_kernel() {
 	fi
 }
 
-timings=
-matrix=
+# real_kernel NAME KDIR RELEASE CONVERTED: every per-kernel check on a
+# real tree (test_kernel).
+real_kernel() {
+	note "kernel $1: $2 ($3)"
+	test_kernel "$1" "$2" yes "$4"
+}
+
 fake_base=${MNCOMPAT_FAKE_BASE:-}
 [ $# -gt 0 ] || {
 	echo "usage: run.sh ENV_FILE|KDIR..." >&2
 	exit 2
 }
+names=""
 for arg in "$@"; do
 	if [ -f "$arg" ]; then
 		KDIR=
@@ -312,9 +356,13 @@ for arg in "$@"; do
 		"$kdir/Makefile"; then
 		case $release in 6.1.*) fake_base=$kdir ;; esac
 	fi
-	note "kernel $name: $kdir ($release)"
-	test_kernel "$name" "$kdir" yes
+	converted=no
+	[ -n "$names" ] || converted=yes
+	names="$names $name"
+	mkdir -p "$work/$name"
+	job "$name" real_kernel "$name" "$kdir" "$release" "$converted"
 done
+replay_jobs
 
 # No Debian 6.1 headers tree among the arguments: ask the ci for it (it is
 # cached after the first download; its KDIR is only used for fake KDIRs).
@@ -336,53 +384,64 @@ if [ -z "$fake_base" ]; then
 	fi
 fi
 
+# fake_generation GEN: a fake KDIR of GEN, every per-kernel check on it,
+# the probes see its shape, and (4.12, 4.19) the samples build on it.
+fake_generation() {
+	gen=$1
+	if ! fake=$("$tests/make-fake-kdir.sh" "$fake_base" \
+		"$work/fake" "$gen"); then
+		not_ok "fake-$gen: cannot make a fake KDIR"
+		return
+	fi
+	note "kernel fake-$gen: $fake (from $fake_base)"
+	mkdir -p "$work/fake-$gen"
+	test_kernel "fake-$gen" "$fake" no
+	cfg=$work/fake-$gen/config
+	case $gen in
+	recreated-4.12) want="INVALIDATE_PAGE RANGE_START_RANGE" ;;
+	4.19) want="RANGE_START_BLOCKABLE RANGE_END_VOID4 OPS_FLAGS_DOES_NOT_BLOCK" ;;
+	4.12) want="INVALIDATE_PAGE RANGE_START_VOID4 INVALIDATE_RANGE" ;;
+	5.0) want="RANGE_START_RANGE RANGE_BLOCKABLE_FIELD" ;;
+	3.16) want="INVALIDATE_PAGE RANGE_START_VOID4 CLEAR_FLUSH_YOUNG_ADDR" ;;
+	esac
+	missing=
+	for feature in $want; do
+		has "$cfg" "$feature" 2>/dev/null ||
+			missing="$missing $feature"
+	done
+	if [ -z "$missing" ]; then
+		ok "fake-$gen: probes see the $gen shape ($want)"
+	else
+		not_ok "fake-$gen: probes miss$missing"
+	fi
+	# The samples on the notifier shapes of the floor's era: they
+	# must build through compat/ as they are.
+	case $gen in
+	4.12 | 4.19)
+		for sample in mirror itest; do
+			if MNCOMPAT_TEST_MODULE=$compat/../drivers-sample/$sample \
+				"$tests/build-module.sh" "$fake" "$cfg" \
+				"$work/fake-$gen/$sample" ""; then
+				ok "fake-$gen: drivers-sample/$sample builds (W=1 -Werror)"
+			else
+				not_ok "fake-$gen: drivers-sample/$sample fails to build (log: $work/fake-$gen/$sample/build.log)"
+				grep -m 5 -E 'error|warning' \
+					"$work/fake-$gen/$sample/build.log" | sed 's/^/# /'
+			fi
+		done
+		;;
+	esac
+	rm -rf "$work/fake/$gen"
+}
+
 # Fake old generations: every branch of the header gets compiled.
 if [ -n "$fake_base" ]; then
+	fakes=""
 	for gen in recreated-4.12 4.19 4.12 5.0 3.16; do
-		if ! fake=$("$tests/make-fake-kdir.sh" "$fake_base" \
-			"$work/fake" "$gen"); then
-			not_ok "fake-$gen: cannot make a fake KDIR"
-			continue
-		fi
-		note "kernel fake-$gen: $fake (from $fake_base)"
-		test_kernel "fake-$gen" "$fake" no
-		cfg=$work/fake-$gen/config
-		case $gen in
-		recreated-4.12) want="INVALIDATE_PAGE RANGE_START_RANGE" ;;
-		4.19) want="RANGE_START_BLOCKABLE RANGE_END_VOID4 OPS_FLAGS_DOES_NOT_BLOCK" ;;
-		4.12) want="INVALIDATE_PAGE RANGE_START_VOID4 INVALIDATE_RANGE" ;;
-		5.0) want="RANGE_START_RANGE RANGE_BLOCKABLE_FIELD" ;;
-		3.16) want="INVALIDATE_PAGE RANGE_START_VOID4 CLEAR_FLUSH_YOUNG_ADDR" ;;
-		esac
-		missing=
-		for feature in $want; do
-			has "$cfg" "$feature" 2>/dev/null ||
-				missing="$missing $feature"
-		done
-		if [ -z "$missing" ]; then
-			ok "fake-$gen: probes see the $gen shape ($want)"
-		else
-			not_ok "fake-$gen: probes miss$missing"
-		fi
-		# The samples on the notifier shapes of the floor's era: they
-		# must build through compat/ as they are.
-		case $gen in
-		4.12 | 4.19)
-			for sample in mirror itest; do
-				if MNCOMPAT_TEST_MODULE=$compat/../drivers-sample/$sample \
-					"$tests/build-module.sh" "$fake" "$cfg" \
-					"$work/fake-$gen/$sample" ""; then
-					ok "fake-$gen: drivers-sample/$sample builds (W=1 -Werror)"
-				else
-					not_ok "fake-$gen: drivers-sample/$sample fails to build (log: $work/fake-$gen/$sample/build.log)"
-					grep -m 5 -E 'error|warning' \
-						"$work/fake-$gen/$sample/build.log" | sed 's/^/# /'
-				fi
-			done
-			;;
-		esac
-		rm -rf "$work/fake/$gen"
+		fakes="$fakes fake-$gen"
+		job "fake-$gen" fake_generation "$gen"
 	done
+	replay_jobs
 	if fake=$("$tests/make-fake-kdir.sh" "$fake_base" "$work/fake" unknown); then
 		if out=$("$compat/configure.sh" "$fake" "$work/unknown" 2>&1); then
 			not_ok "fake-unknown: configure.sh accepted an unknown range_start form"
@@ -399,6 +458,14 @@ if [ -n "$fake_base" ]; then
 else
 	not_ok "no Debian 6.1 headers tree given or from ci/prepare-kernel.sh deb-6.1: fake old generations not tested"
 fi
+
+# The kernels whose probe pass ran, in order, and its timings.
+matrix="" timings=""
+for name in $names ${fakes:-}; do
+	[ -e "$work/matrix.$name" ] || continue
+	matrix="$matrix $name"
+	timings="$timings $(cat "$work/$name/probe-seconds")"
+done
 
 # Sparse on the first kernel given.
 first=$(echo "$matrix" | awk '{ print $1 }')
