@@ -134,7 +134,10 @@ jobs=${MATRIX_JOBS:-$(nproc)}
 log "matrix: $(wc -l <"$run/suites") suite runs in $(wc -l <"$run/boots") boots on $(echo "$kernels" | wc -w) kernel(s), $jobs at a time"
 MNCOMPAT_RUN_CACHE=$run/cache
 export MNCOMPAT_RUN_CACHE
-make -s -j"$jobs" -f "$run/plan.mk" all
+# The steps write failing rows for what fails in them; a step that fails
+# itself is a harness bug, reported at the end (-k: the others still run).
+plan_rc=0
+make -s -k -j"$jobs" -f "$run/plan.mk" all || plan_rc=$?
 
 echo
 echo "suite runs ($(($(date +%s) - start))s wall):"
@@ -167,6 +170,10 @@ harness=$(awk -F '\t' '$3 ~ /\/harness$/ { printf " %s/%s", $1, $2 }' \
 	"$results"/*/*/results.tsv)
 if [ -n "$harness" ]; then
 	echo "harness errors on:$harness" >&2
+	rc=1
+fi
+if [ "$plan_rc" -ne 0 ]; then
+	echo "harness: a step of $run/plan.mk failed (make exit $plan_rc), see $run/log" >&2
 	rc=1
 fi
 exit "$rc"
