@@ -49,11 +49,17 @@ region() {
 }
 
 # current_hash FILE NAME: the region's sha256, or nothing when it is gone.
+# Hashed with its whitespace squeezed out (runs of blanks made one space,
+# blank lines and line breaks dropped): re-indenting or re-wrapping a
+# region is not a change the model needs to review; any other edit is.
 current_hash() {
 	[ -f "$top/$1" ] || return 0
 	text=$(region "$1" "$2")
 	[ -n "$text" ] || return 0
-	printf '%s\n' "$text" | sha256sum | cut -d' ' -f1
+	printf '%s\n' "$text" |
+		awk '{ gsub(/[ \t]+/, " "); sub(/^ /, ""); sub(/ $/, "") }
+			$0 != "" { printf "%s ", $0 }' |
+		sha256sum | cut -d' ' -f1
 }
 
 [ -f "$list" ] || { echo "error: $list is missing" >&2; exit 1; }

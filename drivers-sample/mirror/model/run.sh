@@ -28,6 +28,30 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 check "modelled C regions unchanged (regions.sh)" "$here/regions.sh"
 
+# The tie's controls, on a copy of the files it reads: re-indenting a
+# modelled function is no change, adding a statement to it is one.
+copy=$tmp/tree
+mkdir -p "$copy/drivers-sample/mirror" "$copy/compat"
+cp -R "$top/drivers-sample/mirror/model" "$top/drivers-sample/mirror"/*.[ch] \
+	"$copy/drivers-sample/mirror/"
+cp -R "$top/compat/include" "$copy/compat/"
+dev=$copy/drivers-sample/mirror/mirror_dev.c
+awk '/^[a-z].*[ *]mirror_fault_page\(/ { f = 1 }
+	f && /^\t[a-z]/ { sub(/^\t/, "\t  "); f = 0 } { print }' \
+	"$dev" >"$dev.new" && mv "$dev.new" "$dev"
+check "regions.sh: a re-indented region is unchanged" \
+	"$copy/drivers-sample/mirror/model/regions.sh"
+awk '/^[a-z].*[ *]mirror_fault_page\(/ { f = 1 }
+	f && /^{/ { print; print "\tbarrier();"; f = 0; next } { print }' \
+	"$dev" >"$dev.new" && mv "$dev.new" "$dev"
+if "$copy/drivers-sample/mirror/model/regions.sh" >"$tmp/regions.out" 2>&1; then
+	not_ok "regions.sh: a statement added to mirror_fault_page went unnoticed"
+elif grep -q 'mirror_fault_page changed' "$tmp/regions.out"; then
+	ok "regions.sh: a statement added to mirror_fault_page is a change"
+else
+	not_ok "regions.sh: a statement added to mirror_fault_page: $(head -n 1 "$tmp/regions.out")"
+fi
+
 mutants=$(grep -ho 'MUTANT_[A-Z][A-Z_]*' "$here"/*.pml | sort -u)
 for m in $mutants; do
 	name=$(echo "${m#MUTANT_}" | tr 'A-Z_' 'a-z-')
