@@ -34,7 +34,6 @@ inputs() {
 }
 key=$(inputs | sha256sum | cut -c1-12)
 dir=$MNCOMPAT_CACHE/kernels/$name-$key
-env_file=$MNCOMPAT_CACHE/kernels/$name.env
 
 # Kernels of one series share most objects (the re-created kernels differ
 # from src-6.1 in a few files): ccache keyed relative to $dir, whose src/
@@ -96,17 +95,6 @@ for old in "$MNCOMPAT_CACHE/kernels/$name"-*; do
 	rm -rf "$old"
 done
 
-tmp=$env_file.tmp.$$
-cat >"$tmp" <<EOT
-KERNEL_NAME=$name
-KERNEL_KIND=src
-KERNEL_VERSION='$pkg $version'
-KERNEL_RELEASE=$(cat "$dir/build/include/config/kernel.release")
-KDIR=$dir/build
-KSRC=$dir/src
-KMODDIR=
-KERNEL_APPEND='${KERNEL_APPEND:-}'
-VMLINUZ=$dir/build/arch/x86/boot/bzImage
-EOT
-mv "$tmp" "$env_file"
-echo "$env_file"
+write_kernel_env "$name" src "$pkg $version" \
+	"$(cat "$dir/build/include/config/kernel.release")" "$dir/build" \
+	"$dir/src" "" "$dir/build/arch/x86/boot/bzImage"

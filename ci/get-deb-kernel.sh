@@ -56,18 +56,5 @@ fi
 vmlinuz=$dir/root/boot/vmlinuz-$abi
 [ -r "$vmlinuz" ] || die "$image has no $vmlinuz"
 
-env_file=$MNCOMPAT_CACHE/kernels/$name.env
-tmp=$env_file.tmp.$$
-cat >"$tmp" <<EOT
-KERNEL_NAME=$name
-KERNEL_KIND=deb
-KERNEL_VERSION='$image $version'
-KERNEL_RELEASE=$abi
-KDIR=/usr/src/linux-headers-$abi
-KSRC=
-KMODDIR=$dir/root/lib/modules/$abi
-KERNEL_APPEND='${KERNEL_APPEND:-}'
-VMLINUZ=$vmlinuz
-EOT
-mv "$tmp" "$env_file"
-echo "$env_file"
+write_kernel_env "$name" deb "$image $version" "$abi" \
+	"/usr/src/linux-headers-$abi" "" "$dir/root/lib/modules/$abi" "$vmlinuz"

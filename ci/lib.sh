@@ -16,6 +16,31 @@ log() {
 	echo ">> $*" >&2
 }
 
+# write_kernel_env NAME KIND VERSION RELEASE KDIR KSRC KMODDIR VMLINUZ [LACKS]:
+# write NAME's env file, the kernel's handle (KEY=VALUE lines, sourced by
+# the scripts, read by results.py), in one step, with KERNEL_APPEND from
+# the environment (the kernels.list row's boot arguments); print its path.
+write_kernel_env() {
+	wke_file=$MNCOMPAT_CACHE/kernels/$1.env
+	mkdir -p "$MNCOMPAT_CACHE/kernels"
+	{
+		cat <<EOT
+KERNEL_NAME=$1
+KERNEL_KIND=$2
+KERNEL_VERSION='$3'
+KERNEL_RELEASE=$4
+KDIR=$5
+KSRC=$6
+KMODDIR=$7
+KERNEL_APPEND='${KERNEL_APPEND:-}'
+VMLINUZ=$8
+EOT
+		[ $# -lt 9 ] || echo "KERNEL_LACKS='$9'"
+	} >"$wke_file.tmp.$$"
+	mv "$wke_file.tmp.$$" "$wke_file"
+	echo "$wke_file"
+}
+
 # kernel_line NAME: print the kernels.list row for NAME, or fail.
 kernel_line() {
 	awk -v n="$1" '$1 == n && $1 !~ /^#/ { print; found = 1 } END { exit !found }' \

@@ -51,21 +51,6 @@ if [ "$lacks" != - ]; then
 	done
 fi
 
-mkdir -p "$MNCOMPAT_CACHE/kernels"
-env_file=$MNCOMPAT_CACHE/kernels/$name.env
-tmp=$env_file.tmp.$$
-cat >"$tmp" <<EOT
-KERNEL_NAME=$name
-KERNEL_KIND=user
-KERNEL_VERSION='user kernel $release'
-KERNEL_RELEASE=$release
-KDIR=$tree
-KSRC=
-KMODDIR=$kmoddir
-KERNEL_APPEND='${KERNEL_APPEND:-}'
-KERNEL_LACKS='$(echo "$lacks" | sed 's/^-$//' | tr ',' ' ')'
-VMLINUZ=$image
-EOT
-mv "$tmp" "$env_file"
 log "$name: user kernel $release, tree $tree, image $image"
-echo "$env_file"
+write_kernel_env "$name" user "user kernel $release" "$release" "$tree" "" \
+	"$kmoddir" "$image" "$(echo "$lacks" | sed 's/^-$//' | tr ',' ' ')"
