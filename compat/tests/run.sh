@@ -91,6 +91,30 @@ force_off() {
 		"$1/mncompat_config.h" >"$3/mncompat_config.h"
 }
 
+# judge_build LABEL LOG WHY TABLE BUILD_CMD...: run BUILD_CMD (its log in
+# LOG) and check its outcome: it must build when WHY is empty; otherwise
+# compat must refuse it at build time (WHY says why) with its static
+# assertion naming the ops table TABLE (a prefix of the name).
+judge_build() {
+	jb_label=$1 jb_log=$2 jb_why=$3 jb_table=$4
+	shift 4
+	if "$@"; then
+		if [ -z "$jb_why" ]; then
+			ok "$jb_label builds"
+		else
+			not_ok "$jb_label builds but must be refused ($jb_why)"
+		fi
+	elif [ -z "$jb_why" ]; then
+		not_ok "$jb_label fails to build (log: $jb_log)"
+		grep -m 5 -E 'error|warning' "$jb_log" | sed 's/^/# /'
+	elif grep -q "static assertion failed: \"mncompat: $jb_table" "$jb_log"; then
+		ok "$jb_label refused at build time ($jb_why)"
+		grep -m 1 -o '"mncompat: .*"' "$jb_log" | sed 's/^/# /'
+	else
+		not_ok "$jb_label fails, but not with the mncompat message"
+	fi
+}
+
 # build_expect NAME KDIR CONFIG_DIR BUILD_DIR CFLAGS: build the test module
 # and check the outcome the compat rules predict for CFLAGS and the config.
 build_expect() {
@@ -111,23 +135,9 @@ build_expect() {
 	if has "$be_cfg" INVALIDATE_PAGE && [ $be_sleeps = yes ] && [ $be_tlbs = no ]; then
 		be_why="range_start may sleep, invalidate_page, no TLB hook"
 	fi
-	be_label="$be_name: module W=1 -Werror [${be_cflags:-default}]"
-	if "$tests/build-module.sh" "$be_kdir" "$be_cfg" "$be_build" "$be_cflags"; then
-		if [ -z "$be_why" ]; then
-			ok "$be_label builds"
-		else
-			not_ok "$be_label builds but must be refused ($be_why)"
-		fi
-	elif [ -z "$be_why" ]; then
-		not_ok "$be_label fails to build (log: $be_build/build.log)"
-		grep -m 5 -E 'error|warning' "$be_build/build.log" | sed 's/^/# /'
-	elif grep -q 'static assertion failed: "mncompat: mirror_mn_ops:' \
-		"$be_build/build.log"; then
-		ok "$be_label refused at build time ($be_why)"
-		grep -m 1 -o '"mncompat: .*"' "$be_build/build.log" | sed 's/^/# /'
-	else
-		not_ok "$be_label fails, but not with the mncompat message"
-	fi
+	judge_build "$be_name: module W=1 -Werror [${be_cflags:-default}]" \
+		"$be_build/build.log" "$be_why" mirror_mn_ops: \
+		"$tests/build-module.sh" "$be_kdir" "$be_cfg" "$be_build" "$be_cflags"
 }
 
 # native_check NAME CONFIG_DIR BUILD_DIR: the ops table of a native
@@ -219,24 +229,13 @@ converted_check() {
 	printf '%s\n' 'obj-m := gnt.o' \
 		'ccflags-y := -Werror -I$(MNCOMPAT_INCLUDE) -I$(MNCOMPAT_CONFIG)' \
 		>"$cc_mod/Kbuild"
-	cc_label="$cc_name: convert.sh --compat output (gntdev shape, sleeping range callbacks)"
-	if MNCOMPAT_TEST_MODULE=$cc_mod "$tests/build-module.sh" "$cc_kdir" \
-		"$cc_cfg" "$cc_build" ""; then
-		if has "$cc_cfg" INVALIDATE_PAGE; then
-			not_ok "$cc_label builds but must be refused (invalidate_page under the page-table lock)"
-		else
-			ok "$cc_label builds W=1 -Werror"
-		fi
-	elif ! has "$cc_cfg" INVALIDATE_PAGE; then
-		not_ok "$cc_label fails to build (log: $cc_build/build.log)"
-		grep -m 5 -E 'error|warning' "$cc_build/build.log" | sed 's/^/# /'
-	elif grep -q 'static assertion failed: "mncompat: grant_' \
-		"$cc_build/build.log"; then
-		ok "$cc_label refused at build time"
-		grep -m 1 -o '"mncompat: .*"' "$cc_build/build.log" | sed 's/^/# /'
-	else
-		not_ok "$cc_label fails, but not with the mncompat message"
-	fi
+	cc_why=
+	! has "$cc_cfg" INVALIDATE_PAGE ||
+		cc_why="invalidate_page under the page-table lock"
+	judge_build "$cc_name: convert.sh --compat output W=1 -Werror (gntdev shape, sleeping range callbacks)" \
+		"$cc_build/build.log" "$cc_why" grant_ \
+		env MNCOMPAT_TEST_MODULE="$cc_mod" "$tests/build-module.sh" \
+		"$cc_kdir" "$cc_cfg" "$cc_build" ""
 }
 
 # test_kernel NAME KDIR REAL [CONVERTED]: every per-kernel check; the
