@@ -6,8 +6,8 @@
 # gets "done", "timeout" or "qemu-exit-N"; a hung guest never hangs us.
 # The kernel gets the boot arguments of its ci/kernels.list row
 # (KERNEL_APPEND of the env file), then BOOT_APPEND; BOOT_QEMU_ARGS adds
-# QEMU arguments (split on blanks). run-suite.sh sets the two BOOT_ ones
-# from a suite's "append" and "qemu" lines.
+# QEMU arguments (split on blanks). ci/boot-suites.sh sets the two BOOT_
+# ones from the suites' "append" and "qemu" lines.
 set -eu
 . "$(dirname "$0")/lib.sh"
 

@@ -89,11 +89,12 @@ tree_sum() {
 	} | sha256sum | cut -c1-16
 }
 
-# build_guest_binary SOURCE.c OUT: ci/build-guest-test.sh, once per run.
+# build_guest_binary SOURCE.c OUT: ci/build-guest-test.sh, once per run
+# for SOURCE (its path is the key: sources do not change during a run, and
+# the build does not depend on the kernel).
 build_guest_binary() {
 	_name=$(basename "$1" .c)
-	once_per_run "test-$_name-$(tree_sum "$(dirname "$1")" \
-		"$(dirname "$(dirname "$1")")" </dev/null)" "$rundir/test-$_name" \
+	once_per_run "test-$_name-$(printf '%s' "$1" | tree_sum)" "$rundir/test-$_name" \
 		"$MNCOMPAT_TOP/ci/build-guest-test.sh" "$1" "$rundir/test-$_name/$_name"
 	mv "$rundir/test-$_name/$_name" "$2"
 	rmdir "$rundir/test-$_name"
