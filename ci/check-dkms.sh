@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Usage: ci/check-dkms.sh ENV_FILE...
 # Build the mirror sample with `dkms build` against each Debian kernel's
-# headers, in a private DKMS tree (nothing is installed on the host).
+# headers tree unpacked in the cache (--kernelsourcedir), in a private DKMS
+# tree: nothing is installed on the host.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -24,6 +25,7 @@ for env_file in "$@"; do
 	. "$env_file"
 	[ "$KERNEL_KIND" = deb ] || continue
 	if dkms build -m "$pkg" -v "$ver" -k "$KERNEL_RELEASE" \
+		--kernelsourcedir "$KDIR" \
 		--sourcetree "$work/src" --dkmstree "$work/tree" \
 		>"$work/build.log" 2>&1 &&
 		ls "$work/tree/$pkg/$ver/$KERNEL_RELEASE"/*/module/mirror.ko* \

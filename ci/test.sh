@@ -7,9 +7,12 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 cd "$MNCOMPAT_TOP"
-"$MNCOMPAT_TOP/ci/install-deps.sh"
 out=${MNCOMPAT_OUT:-$MNCOMPAT_TOP/out}
 mkdir -p "$out"
+# The host's kernel packages, /boot and /lib/modules before anything runs:
+# the last part checks the run left them as they were.
+"$MNCOMPAT_TOP/ci/host-state.sh" >"$out/host-state.before"
+"$MNCOMPAT_TOP/ci/install-deps.sh"
 summary=$out/test-summary.log
 : >"$summary"
 status=0
@@ -29,6 +32,17 @@ part() {
 }
 
 part style "$MNCOMPAT_TOP/ci/check-style.sh"
+# The cocci part builds its converted cases against the Debian kernels of
+# the run (downloaded and unpacked into the cache, a minute when cold).
+deb_kernels=$(for k in $(selected_kernels); do
+	kernel_line "$k" | awk '$2 == "deb" { print $1 }'
+done)
+MNCOMPAT_KERNEL_ENVS=
+# shellcheck disable=SC2086
+[ -z "$deb_kernels" ] ||
+	MNCOMPAT_KERNEL_ENVS=$("$MNCOMPAT_TOP/ci/prepare-kernel.sh" $deb_kernels) ||
+	log "Debian kernels not prepared: the cocci part builds nothing (the matrix reports them)"
+export MNCOMPAT_KERNEL_ENVS
 part cocci "$MNCOMPAT_TOP/semantic-patches/tests/run.sh"
 part model "$MNCOMPAT_TOP/drivers-sample/mirror/model/run.sh"
 part kernel-patches "$MNCOMPAT_TOP/kernel-patches/check-series.sh" \
@@ -47,6 +61,8 @@ part user-kernel "$MNCOMPAT_TOP/ci/tests/check-user-kernel.sh"
 # The report files of the main matrix and of a driver front end run.
 part reports "$MNCOMPAT_TOP/ci/tests/check-reports.sh" "$out/results" \
 	"$out/driver-matrix-tests/shadow/results"
+part host "$MNCOMPAT_TOP/ci/tests/check-host-untouched.sh" \
+	"$out/host-state.before"
 
 echo
 cat "$summary"

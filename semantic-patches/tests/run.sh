@@ -58,12 +58,16 @@ spec_values() {
 }
 
 # build_module CASE FILE: build FILE as a module (W=1, warnings are
-# failures) against every installed kernel's headers.
+# failures) against every kernel of $MNCOMPAT_KERNEL_ENVS (ci env files,
+# the Debian kernels ci/test.sh prepared; nothing of a kernel is installed
+# on the host).
 build_module() {
 	_built=0
-	for _kb in /lib/modules/*/build; do
+	for _env in ${MNCOMPAT_KERNEL_ENVS-}; do
+		# shellcheck disable=SC1090 # ci env file, shell syntax
+		_kbkv=$(. "$_env" && echo "$KERNEL_RELEASE $KDIR")
+		_kv=${_kbkv%% *} _kb=${_kbkv#* }
 		[ -f "$_kb/Makefile" ] || continue
-		_kv=$(basename "$(dirname "$_kb")")
 		_m=$tmp/build-$1-$_kv
 		mkdir -p "$_m"
 		cp "$2" "$_m/mncompat_case.c"
@@ -76,7 +80,7 @@ build_module() {
 		fi
 		_built=1
 	done
-	[ $_built -eq 1 ] || echo "# $1: no kernel headers in /lib/modules: build skipped"
+	[ $_built -eq 1 ] || echo "# $1: no kernel in MNCOMPAT_KERNEL_ENVS: build skipped"
 }
 
 # --- 1. cases ---------------------------------------------------------
