@@ -574,13 +574,14 @@ check_left='
 	>>"$tmp/notes"
 cat "$tmp/review.extra" >>"$tmp/notes"
 
-# A conversion never changes how the braces of a file balance (outside
-# comments, strings and preprocessor lines): when it does, spatch read a
-# macro with an unbalanced brace as something else and removed or kept
-# the wrong text.  Such a file is left as it was, for review.
+# The braces of a changed file must balance outside comments, strings
+# and preprocessor lines, before and after: where they do not, a macro
+# opens or closes a block, spatch cannot see where the functions end, and
+# what it removed or kept may be the wrong text (a stray brace).  Such a
+# file stays as it was, named for review with the first brace that does
+# not balance.
 # shellcheck disable=SC2016 # an awk program
 braces='
-	FNR == 1 { if (NR > 1) print d, s; d = 0; s = 0; c = 0; p = 0 }
 	{
 		line = $0
 		if (!c && line ~ /^[ \t]*#/) { p = line ~ /\\$/; next }
@@ -606,19 +607,30 @@ braces='
 		n = split(out, ch, "")
 		for (i = 1; i <= n; i++) {
 			if (ch[i] == "{") d++
-			else if (ch[i] == "}") { d--; if (d < 0) { s++; d = 0 } }
+			else if (ch[i] == "}") {
+				d--
+				if (d < 0) { d = 0; if (!bad) bad = FNR }
+			}
 		}
 	}
-	END { print d, s }'
+	END { if (!bad && d) bad = "end"; print bad + 0 == 0 && bad != "end" ? "ok" : bad }'
 while IFS= read -r rel; do
-	was=$(tr -d '\r' <"$tmp/orig/$rel" | awk "$braces")
+	tr -d '\r' <"$tmp/orig/$rel" >"$tmp/lf"
+	! cmp -s "$tmp/lf" "$tmp/work/$rel" || continue
+	was=$(awk "$braces" "$tmp/lf")
 	now=$(awk "$braces" "$tmp/work/$rel")
-	[ "$was" != "$now" ] || continue
-	tr -d '\r' <"$tmp/orig/$rel" >"$tmp/work/$rel"
+	[ "$was" != ok ] || [ "$now" != ok ] || continue
+	cat "$tmp/lf" >"$tmp/work/$rel"
 	awk -v f="$rel" 'index($0, f ":") != 1 || / review:/' "$tmp/notes" \
 		>"$tmp/notes.keep"
 	mv "$tmp/notes.keep" "$tmp/notes"
-	echo "$rel:1: [convert] review: the conversion would leave the braces of this file unbalanced (open-unmatched and stray closing braces: $was before, $now after): a macro with an unbalanced brace in code a step changes? Not converted: convert that code by hand" >>"$tmp/notes"
+	if [ "$was" != ok ]; then
+		where="line $was"
+		[ "$was" != end ] || where="the end of the file"
+	else
+		where="after the conversion, $now"
+	fi
+	echo "$rel:1: [convert] review: the braces of this file do not balance outside preprocessor lines ($where): a macro opens or closes a block, so where a function ends is not what spatch sees. Not converted (a change there could leave a stray brace): convert it by hand" >>"$tmp/notes"
 done <"$tmp/rels"
 
 # 5. Line ends as they were: a line the conversion kept keeps its own, a
@@ -744,6 +756,7 @@ while IFS= read -r rel; do
 	printf '%s\t%s\t%s\n' "$t" "$b" "$f" >>"$tmp/staged"
 	(set -C && : >"$t") 2>/dev/null ||
 		die "cannot create a temporary file next to $f; nothing changed"
+	[ -z "$hook" ] || "$hook" created "$((n + 1))" "$t"
 	# cp -p keeps mode, owner and times; then the new contents.
 	if ! cp -p -- "$f" "$t" || ! cat "$tmp/work/$rel" >"$t"; then
 		die "cannot write $t; nothing changed"

@@ -278,11 +278,14 @@ def move_note(p, fn, w):
     c = coverage(p)
     fd = fields[key(p)]
     left = '; '.join(c.get('items', [])[:4])
+    hook = ''
+    if flags['compat'] and keepable(p):
+        hook = '; with compat it is also the secondary-TLB hook, which 6.6+ leaves out of a table with range callbacks: there this range_end is what runs it'
     if c['verdict'] == 'move':
-        note(p, "converted: %s -> %s (invalidate_range_end: runs %s for every page of [start, end) after the page-table change; the range callbacks alone would not: %s%s)" % (
-            fn, w, fn, c['why'], ('; not redone after the change: ' + left) if left else ''))
+        note(p, "converted: %s -> %s (invalidate_range_end: runs %s for every page of [start, end) after the page-table change; the range callbacks alone would not: %s%s%s)" % (
+            fn, w, fn, c['why'], ('; not redone after the change: ' + left) if left else '', hook))
     else:
-        note(p, "converted: %s -> %s (invalidate_range_end: runs %s for every page of [start, end) after the page-table change, to be safe)" % (fn, w, fn))
+        note(p, "converted: %s -> %s (invalidate_range_end: runs %s for every page of [start, end) after the page-table change, to be safe%s)" % (fn, w, fn, hook))
         note(p, "review: %s: cannot tell whether %s's range callbacks drop what it dropped after the page-table change: %s. Its work now runs again from %s; if the range callbacks do cover it (range_start keeps the device from faulting the pages back in until range_end), that loop can go" % (
             fn, fd['ops'], c['why'], w))
 
@@ -315,6 +318,25 @@ def only_note(p, fn, kind, n1, n2, once):
     else:
         note(p, "converted: %s -> %s (invalidate_range, atomic%s)" % (fn, n1, extra))
         note(p, "review: cannot tell whether %s sleeps: it calls %s, neither this module's nor a known non-sleeping kernel helper: invalidate_range (-D atomic) must not sleep, check that they never do" % (fn, ', '.join(sleep_of(p, fn)[3])))
+
+def wrapper_name(p, fn):
+    """A name for the range_end that runs fn for every page: no function
+    of the module has it, nor a callback generated here, nor one an
+    invalidate_page-only table of the same callback will get."""
+    only_too = any(t['fields'].get('invalidate_page') == fn and
+                   not set(t['fields']) & {'invalidate_range_start',
+                                           'invalidate_range_end',
+                                           'invalidate_range'}
+                   for t in M(p).data['tables'])
+    names = [fn + '_range_end'] if only_too else [new_name(fn, 'range_end'), fn + '_range_end']
+    taken = M(p).names() | generated
+    for n in names:
+        if n not in taken:
+            return n
+    k = 2
+    while '%s%d' % (names[-1], k) in taken:
+        k += 1
+    return '%s%d' % (names[-1], k)
 
 def uses_address(p, fn):
     """Does the invalidate_page callback fn use its address parameter?
@@ -596,7 +618,7 @@ if fd['end'] is None or may_sleep(p, fn):
     coccinelle.nw = cocci.make_ident(NONE)
     coccinelle.oe = cocci.make_ident(NONE)
 else:
-    w = M(p).fresh(new_name(fn, 'range_end'), fn + '_range_end')
+    w = wrapper_name(p, fn)
     generated.add(w)
     coccinelle.nw = cocci.make_ident(w)
     coccinelle.oe = cocci.make_ident(fd['end'])
@@ -612,7 +634,7 @@ if fd['end'] is None or not may_sleep(p, fn):
     coccinelle.nw = cocci.make_ident(NONE)
     coccinelle.oe = cocci.make_ident(NONE)
 else:
-    w = M(p).fresh(new_name(fn, 'range_end'), fn + '_range_end')
+    w = wrapper_name(p, fn)
     generated.add(w)
     coccinelle.nw = cocci.make_ident(w)
     coccinelle.oe = cocci.make_ident(fd['end'])
@@ -628,7 +650,7 @@ if fd['end'] is not None or fd['startfn'] is None or may_sleep(p, fn):
     coccinelle.nw = cocci.make_ident(NONE)
     coccinelle.ost = cocci.make_ident(NONE)
 else:
-    w = M(p).fresh(new_name(fn, 'range_end'), fn + '_range_end')
+    w = wrapper_name(p, fn)
     generated.add(w)
     coccinelle.nw = cocci.make_ident(w)
     coccinelle.ost = cocci.make_ident(fd['startfn'])
@@ -644,7 +666,7 @@ if fd['end'] is not None or fd['startfn'] is None or not may_sleep(p, fn):
     coccinelle.nw = cocci.make_ident(NONE)
     coccinelle.ost = cocci.make_ident(NONE)
 else:
-    w = M(p).fresh(new_name(fn, 'range_end'), fn + '_range_end')
+    w = wrapper_name(p, fn)
     generated.add(w)
     coccinelle.nw = cocci.make_ident(w)
     coccinelle.ost = cocci.make_ident(fd['startfn'])

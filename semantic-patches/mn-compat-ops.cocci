@@ -211,10 +211,6 @@ if flags == '0' and (start or end):
 @@
 #include <linux/mmu_notifier.h>
 
-@script:python depends on patch && !has_inc && !has_linux_inc@
-p << tbl.p;
-@@
-note(p, "review: no #include <linux/mmu_notifier.h> in this file to replace: add #include <mncompat/mmu_notifier.h>")
 
 @rep depends on patch@
 identifier tbl.ops;
@@ -254,5 +250,27 @@ expression R;
 @@
 - #include <linux/mmu_notifier.h>
 + #include <mncompat/mmu_notifier.h>
+
+// No <linux/mmu_notifier.h> of its own (it came through a header of the
+// driver): add compat's after the file's last #include.
+@add_inc_angle depends on patch && (rep || bl) && !has_inc && !has_linux_inc@
+@@
+#include <...>
++#include <mncompat/mmu_notifier.h>
+
+@add_inc_quote depends on patch && (rep || bl) && !has_inc && !has_linux_inc && !add_inc_angle@
+@@
+#include "..."
++#include <mncompat/mmu_notifier.h>
+
+@script:python depends on patch && (add_inc_angle || add_inc_quote)@
+p << tbl.p;
+@@
+note(p, "converted: added #include <mncompat/mmu_notifier.h> (the file had no #include <linux/mmu_notifier.h> of its own to replace)")
+
+@script:python depends on patch && (rep || bl) && !has_inc && !has_linux_inc && !add_inc_angle && !add_inc_quote@
+p << tbl.p;
+@@
+note(p, "review: no #include in this file to add #include <mncompat/mmu_notifier.h> after: add it")
 
 

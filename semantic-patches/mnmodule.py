@@ -976,6 +976,32 @@ class Module:
                         out.append((f.name, c, f.path, line))
         return out
 
+    def fault_path_reads(self):
+        """The fields the fault path reads: every function that maps user
+        pages in, its callers and what it calls (None: no fault path)."""
+        faulting = set()
+        for s in self.sources:
+            for f in s.funcs + list(s.macros.values()):
+                if any(FAULT_IN.match(c) for c, _, _ in f.calls):
+                    faulting.add(f.name)
+        if not faulting:
+            return None
+        cluster = set(faulting)
+        for s in self.sources:
+            for f in s.funcs:
+                if f.name in self.callbacks:
+                    continue
+                if any(c in faulting for c, _, _ in f.calls):
+                    cluster.add(f.name)
+        fields = set()
+        for name in cluster:
+            for d in self.by_name.get(name, []):
+                fields.update(d.reads)
+                for g in self.reach(name, d.path):
+                    if g.name not in self.callbacks:
+                        fields.update(g.reads)
+        return fields
+
     def coverage(self, table, path):
         """For a table with invalidate_page and range callbacks: do
         range_start/range_end still drop, after the page-table change,
@@ -999,6 +1025,12 @@ class Module:
                 end if end in from_page else page))
             return res
         pw = self.work(page, path, skip=(start, end))
+        # A field invalidate_page writes matters to the protocol only if
+        # the fault path reads it (a sequence count); statistics do not.
+        proto = self.fault_path_reads()
+        if proto is not None:
+            pw = dict((k, v) for k, v in pw.items()
+                      if k[0] != 'field' or k[1] in proto)
         if not pw:
             res.update(verdict='covered', why='%s does no device work (only locks, counters it shares with nothing, debugging)' % page)
             return res
@@ -1045,10 +1077,12 @@ class Module:
             res.update(verdict='undecided', why='the range callbacks call through function pointers the tool cannot follow: %s' % ', '.join(blind[:3]))
         else:
             what = ['%s does not redo it' % end if end else 'there is no range_end']
-            if start:
+            if start and faults:
                 f = faults[0]
                 what.append('%s does not keep the device from faulting pages back in until range_end (%s() maps user pages in with %s() at %s:%d; no counter or lock of range_start\'s is checked there)' % (
                     start, f[0], f[1], f[2], f[3]))
+            elif start:
+                what.append('%s does not do the same work as far as the tool can see' % start)
             res.update(verdict='move', why='; '.join(what))
         return res
 
