@@ -381,7 +381,13 @@ spatch_step() {
 		fi
 	done >>"$tmp/stepnotes"
 }
-export MNCOMPAT_SP_DIR="$sp" MNCOMPAT_STEP_MAP="$tmp/map"
+# The scripts that judge callbacks by what they reach (may it sleep, do
+# the range callbacks cover invalidate_page, ...) ask mnmodule.py about
+# the module of the file at hand when they need to: every .c/.h of its
+# directory (or of the whole tree when it is one driver), the scratch
+# copies as they are at that step, the other files from the tree.
+export MNCOMPAT_SP_DIR="$sp" MNCOMPAT_STEP_MAP="$tmp/map" \
+	MNCOMPAT_MODULE_BASE="$base" MNCOMPAT_MODULE_WORK="$tmp/work"
 # LINUX_VERSION_CODE guards around notifier code at a version compat's
 # probes do not name (mnmodule.py guards), on the files as read.
 (cd "$tmp/work" && tr '\n' '\0' <"$tmp/rels" |
@@ -431,28 +437,6 @@ while read -r gen cocci tokens past whole; do
 		fi
 		cat "$tmp/work/$rel" >"$tmp/step/$n"
 	done <"$tmp/files"
-	# Module facts for the scripts that ask mnmodule.py (the files of the
-	# step that have a table with a callback they judge).
-	unset MNCOMPAT_FACTS
-	if grep -q '^import mnmodule' "$sp/$cocci"; then
-		case $cocci in
-		mn-6.10-*) judged='(\.|->)change_pte[[:space:]]*[=,]' ;;
-		*) judged='mmu_notifier_ops|MNCOMPAT_MMU_NOTIFIER_OPS' ;;
-		esac
-		(cd "$tmp/work" && tr '\n' '\0' <"$tmp/files" |
-			xargs -0 -r grep -lE "$judged" --) >"$tmp/judged" || true
-		if [ -s "$tmp/judged" ]; then
-			# What mnmodule.py sees of their modules (every .c/.h of
-			# their directories, or of the whole tree when it is one
-			# driver): the scratch copies as they are now, the other
-			# files of the modules from the tree.
-			python3 "$sp/mnmodule.py" facts --base "$base" \
-				--work "$tmp/work" --out "$tmp/facts.json" \
-				--list "$tmp/judged" ||
-				die "mnmodule.py failed on the files of the $gen step; nothing changed"
-			export MNCOMPAT_FACTS="$tmp/facts.json"
-		fi
-	fi
 	# -D only for the scripts that know it (spatch refuses the others).
 	defs=
 	for d in $wanted; do
@@ -614,6 +598,11 @@ braces='
 		}
 	}
 	END { if (!bad && d) bad = "end"; print bad + 0 == 0 && bad != "end" ? "ok" : bad }'
+(cd "$tmp" && diff -rq orig work) | awk '
+	/^Files orig\/.* and work\/.* differ$/ {
+		n = (length($0) - length("Files orig/ and work/ differ")) / 2
+		print substr($0, length("Files orig/") + 1, n)
+	}' >"$tmp/touched.braces" || true
 while IFS= read -r rel; do
 	tr -d '\r' <"$tmp/orig/$rel" >"$tmp/lf"
 	! cmp -s "$tmp/lf" "$tmp/work/$rel" || continue
@@ -631,7 +620,7 @@ while IFS= read -r rel; do
 		where="after the conversion, $now"
 	fi
 	echo "$rel:1: [convert] review: the braces of this file do not balance outside preprocessor lines ($where): a macro opens or closes a block, so where a function ends is not what spatch sees. Not converted (a change there could leave a stray brace): convert it by hand" >>"$tmp/notes"
-done <"$tmp/rels"
+done <"$tmp/touched.braces"
 
 # 5. Line ends as they were: a line the conversion kept keeps its own, a
 # new line takes the end of the line it replaces (or follows); the diff.

@@ -327,7 +327,7 @@ def wrapper_name(p, fn):
                    not set(t['fields']) & {'invalidate_range_start',
                                            'invalidate_range_end',
                                            'invalidate_range'}
-                   for t in M(p).data['tables'])
+                   for t in M(p).tables())
     names = [fn + '_range_end'] if only_too else [new_name(fn, 'range_end'), fn + '_range_end']
     taken = M(p).names() | generated
     for n in names:

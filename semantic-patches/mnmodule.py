@@ -44,8 +44,9 @@ Usage:
       print what the analysis sees (functions, sleep verdicts, tables).
 
 From a .cocci script: facts_for(path) gives the facts of the module of
-a file spatch is working on (through MNCOMPAT_FACTS and the step map
-MNCOMPAT_STEP_MAP when convert.sh runs it, else the file on its own).
+a file spatch is working on, computed when first asked for (convert.sh
+says where the module is: MNCOMPAT_MODULE_BASE, MNCOMPAT_MODULE_WORK and
+the step map MNCOMPAT_STEP_MAP; without them, the file on its own).
 """
 import json
 import os
@@ -1294,10 +1295,7 @@ def include_dirs(rel):
 # Facts: what the .cocci scripts look up.
 # ---------------------------------------------------------------------
 
-def module_facts(mod, guards=None):
-    funcs = {}
-    for name, defs in mod.by_name.items():
-        funcs[name] = [mod.fact_of(f) for f in defs]
+def module_facts(mod, refs_only=False):
     refs = {}
     for s in mod.sources:
         for f in s.funcs + list(s.macros.values()):
@@ -1309,7 +1307,12 @@ def module_facts(mod, guards=None):
             for v, _ in t.fields.values():
                 if v:
                     refs.setdefault(v, set()).add(s.path)
-    tables = []
+    out = {'refs': dict((k, sorted(v)) for k, v in refs.items())}
+    if refs_only:
+        return out
+    out['funcs'] = dict((name, [mod.fact_of(f) for f in defs])
+                        for name, defs in mod.by_name.items())
+    out['tables'] = []
     for t in mod.tables:
         d = {'name': t.name, 'file': t.path, 'line': t.line,
              'fields': dict((k, v[0]) for k, v in t.fields.items()),
@@ -1318,106 +1321,151 @@ def module_facts(mod, guards=None):
                 and ('invalidate_range_start' in t.fields or
                      'invalidate_range_end' in t.fields):
             d['coverage'] = mod.coverage(t, t.path)
-        tables.append(d)
-    return {'funcs': funcs, 'tables': tables,
-            'refs': dict((k, sorted(v)) for k, v in refs.items()),
-            'guards': guards or []}
+        out['tables'].append(d)
+    return out
 
 
 class Facts:
-    """The facts of one module, as the .cocci scripts ask for them."""
+    """The facts of one module, as the .cocci scripts ask for them:
+    computed on first use from the Module."""
 
-    def __init__(self, data, step_map=None):
-        self.data = data
+    def __init__(self, mod, step_map=None):
+        self.mod = mod
         self.map = step_map or {}
+        self._refs = None
+        self._tables = None
+        self._facts = {}
 
     def real(self, path):
         p = path[2:] if path.startswith('./') else path
         return self.map.get(os.path.basename(p), self.map.get(p, path))
 
+    def fact(self, f):
+        if id(f) not in self._facts:
+            self._facts[id(f)] = self.mod.fact_of(f)
+        return self._facts[id(f)]
+
     def defs(self, name, path=None):
-        defs = self.data['funcs'].get(name, [])
         if path is None:
-            return defs
-        here = [d for d in defs if d['file'] == self.real(path)]
-        if here:
-            return here
-        vis = [d for d in defs if not d['static'] or d['file'].endswith('.h')]
-        return vis or defs
+            return [self.fact(f) for f in self.mod.by_name.get(name, [])]
+        return [self.fact(f) for f in self.mod.resolve(name, self.real(path))]
 
     def defined(self, name):
-        return bool(self.data['funcs'].get(name))
+        return bool(self.mod.by_name.get(name))
 
     def sleep(self, name, path):
         """('sleeps'|'unknown'|'atomic', chain, why, unknown calls) of name
         as called from path; a name that is not the module's: unknown."""
-        defs = [d for d in self.defs(name, path) if True]
-        if not defs:
-            return ('unknown', [name], '',
-                    ['%s() (not defined in this module)' % name])
-        order = {'sleeps': 0, 'unknown': 1, 'atomic': 2}
-        d = min(defs, key=lambda x: order[x['sleep']])
-        return (d['sleep'], d['chain'], d['why'], d['unknown'])
+        return self.mod.sleep(name, self.real(path))
+
+    def tables(self):
+        if self._tables is None:
+            self._tables = []
+            for t in self.mod.tables:
+                d = {'name': t.name, 'file': t.path, 'line': t.line,
+                     'fields': dict((k, v[0]) for k, v in t.fields.items()),
+                     'macro': t.macro, 'obj': t}
+                self._tables.append(d)
+        return self._tables
 
     def table(self, name, path):
         real = self.real(path)
-        for t in self.data['tables']:
-            if t['name'] == name and t['file'] == real:
-                return t
-        for t in self.data['tables']:
-            if t['name'] == name:
-                return t
-        return None
+        found = [t for t in self.tables() if t['name'] == name and t['file'] == real] or \
+            [t for t in self.tables() if t['name'] == name]
+        if not found:
+            return None
+        t = found[0]
+        f = t['fields']
+        if 'coverage' not in t and f.get('invalidate_page') and \
+                ('invalidate_range_start' in f or 'invalidate_range_end' in f):
+            t['coverage'] = self.mod.coverage(t['obj'], t['file'])
+        return t
 
     def names(self):
-        return set(self.data['funcs'])
+        return set(self.mod.by_name)
 
     def refs(self, name):
-        return self.data['refs'].get(name, [])
-
-    def fresh(self, *candidates):
-        taken = self.names()
-        for c in candidates:
-            if c not in taken:
-                return c
-        n = 2
-        while '%s%d' % (candidates[-1], n) in taken:
-            n += 1
-        return '%s%d' % (candidates[-1], n)
+        if self._refs is None:
+            self._refs = module_facts(self.mod, refs_only=True)['refs']
+        return self._refs.get(name, [])
 
 
 _cache = {}
 
 
-def facts_for(path):
-    """The Facts of the module of the file spatch is working on: from
-    MNCOMPAT_FACTS (convert.sh), else the file alone."""
-    fpath = os.environ.get('MNCOMPAT_FACTS')
-    if fpath:
-        if 'all' not in _cache:
-            with open(fpath) as fh:
-                _cache['all'] = json.load(fh)
-            smap = {}
-            mpath = os.environ.get('MNCOMPAT_STEP_MAP')
-            if mpath:
+def step_map():
+    if 'map' not in _cache:
+        smap = {}
+        mpath = os.environ.get('MNCOMPAT_STEP_MAP')
+        if mpath:
+            try:
                 with open(mpath) as fh:
                     for ln in fh:
                         parts = ln.rstrip('\n').split('\t')
                         if len(parts) == 2:
                             smap[parts[0]] = parts[1]
-            _cache['map'] = smap
-        allf, smap = _cache['all'], _cache['map']
+            except OSError:
+                pass
+        _cache['map'] = smap
+    return _cache['map']
+
+
+def module_key(rel, tree):
+    return '.' if tree is not None else (os.path.dirname(rel) or '.')
+
+
+def build_module(rels, base, work):
+    """The Module of the files rels (relative to base) and of every other
+    file of their module, read from work where it has them."""
+    tree = whole_tree(base)
+    members = set(rels)
+    for rel in rels:
+        members.update(module_of(rel, base, tree))
+    for rel in list(members):
+        p = os.path.join(work, rel) if work and \
+            os.path.exists(os.path.join(work, rel)) else os.path.join(base, rel)
+        try:
+            text = read_text(p)
+        except OSError:
+            continue
+        for inc in re.findall(r'^\s*#\s*include\s*"([^"]+)"', text, re.M):
+            for d in include_dirs(rel):
+                cand = os.path.normpath(os.path.join(d, inc))
+                if not cand.startswith('..') and \
+                        os.path.isfile(os.path.join(base, cand)):
+                    members.add(cand)
+                    break
+    paths, shown = [], {}
+    for rel in sorted(members):
+        p = os.path.join(work, rel) if work and \
+            os.path.exists(os.path.join(work, rel)) else os.path.join(base, rel)
+        paths.append(p)
+        shown[p] = rel
+    return build(paths, shown)
+
+
+def facts_for(path):
+    """The Facts of the module of the file spatch is working on.  Under
+    convert.sh (MNCOMPAT_MODULE_BASE, _WORK and MNCOMPAT_STEP_MAP): the
+    module of the real file the step copy stands for, built on first use;
+    else the file on its own."""
+    base = os.environ.get('MNCOMPAT_MODULE_BASE')
+    if base:
+        smap = step_map()
         p = path[2:] if path.startswith('./') else path
-        real = smap.get(os.path.basename(p), smap.get(p, p))
-        mid = allf['files'].get(real)
-        if mid is not None:
-            key = ('m', mid)
+        real = smap.get(os.path.basename(p), smap.get(p))
+        if real is not None:
+            if 'tree' not in _cache:
+                _cache['tree'] = whole_tree(base)
+            key = ('m', module_key(real, _cache['tree']))
             if key not in _cache:
-                _cache[key] = Facts(allf['modules'][mid], smap)
+                mod = build_module([real], base,
+                                   os.environ.get('MNCOMPAT_MODULE_WORK'))
+                _cache[key] = Facts(mod, smap)
             return _cache[key]
     key = ('f', path)
     if key not in _cache:
-        _cache[key] = Facts(module_facts(build([path])))
+        _cache[key] = Facts(build([path]))
     return _cache[key]
 
 
@@ -1449,39 +1497,13 @@ def cmd_facts(args):
     if not out:
         sys.exit('usage: mnmodule.py facts --base DIR [--work DIR] --out FILE REL...')
     tree = whole_tree(base)
-    files, modules = {}, {}
-    groups = {}
+    files, modules, groups = {}, {}, {}
     for rel in rels:
-        files_of = module_of(rel, base, tree)
-        key = '.' if tree is not None else (os.path.dirname(rel) or '.')
-        groups.setdefault(key, set()).update(files_of)
-        groups[key].add(rel)
+        key = module_key(rel, tree)
+        groups.setdefault(key, []).append(rel)
         files[rel] = key
     for key, members in sorted(groups.items()):
-        members = set(members)
-        # headers the members include with quotes, found under base
-        for rel in list(members):
-            p = os.path.join(work, rel) if work and \
-                os.path.exists(os.path.join(work, rel)) else os.path.join(base, rel)
-            try:
-                text = read_text(p)
-            except OSError:
-                continue
-            for inc in re.findall(r'^\s*#\s*include\s*"([^"]+)"', text, re.M):
-                for d in include_dirs(rel):
-                    cand = os.path.normpath(os.path.join(d, inc))
-                    if not cand.startswith('..') and \
-                            os.path.isfile(os.path.join(base, cand)):
-                        members.add(cand)
-                        break
-        paths, shown = [], {}
-        for rel in sorted(members):
-            p = os.path.join(work, rel) if work and \
-                os.path.exists(os.path.join(work, rel)) else os.path.join(base, rel)
-            paths.append(p)
-            shown[p] = rel
-        mod = build(paths, shown)
-        modules[key] = module_facts(mod)
+        modules[key] = module_facts(build_module(members, base, work))
     tmp = out + '.tmp'
     with open(tmp, 'w') as fh:
         json.dump({'files': files, 'modules': modules}, fh)
