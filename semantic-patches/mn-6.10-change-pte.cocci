@@ -297,10 +297,8 @@ h << chg_call.h;
 @@
 # Only a function of this module can be removed by its authors; one
 # still called from another file of the module is still needed.
-here = M(p).real(p[0].file)
-defs = M(p).defs(h)
-others = [r for r in M(p).refs(h) if r != here]
-if defs and not others and not h.isupper():
-    d = defs[0]
-    note(p, "review: %s (%s:%d) is no longer called anywhere in the module: remove it if nothing outside the module uses it" % (h, d['file'], d['line']))
+if not h.isupper():
+    found, elsewhere = M(p).helper(h, p[0].file)
+    if found and not elsewhere:
+        note(p, "review: %s (%s:%d) is no longer called anywhere in the module: remove it if nothing outside the module uses it" % (h, found[0], found[1]))
 

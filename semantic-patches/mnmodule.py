@@ -1327,14 +1327,62 @@ def module_facts(mod, refs_only=False):
 
 class Facts:
     """The facts of one module, as the .cocci scripts ask for them:
-    computed on first use from the Module."""
+    computed on first use (the module is parsed only when a question
+    needs more than a look at the text of its files)."""
 
-    def __init__(self, mod, step_map=None):
-        self.mod = mod
+    def __init__(self, pairs, step_map=None):
+        self.pairs = pairs          # (path to read, name in notes)
         self.map = step_map or {}
+        self._mod = None
+        self._texts = None
         self._refs = None
         self._tables = None
         self._facts = {}
+
+    @property
+    def mod(self):
+        if self._mod is None:
+            self._mod = build([p for p, _ in self.pairs], dict(self.pairs))
+        return self._mod
+
+    def texts(self):
+        if self._texts is None:
+            self._texts = []
+            for p, name in self.pairs:
+                try:
+                    self._texts.append((name, read_text(p)))
+                except OSError:
+                    pass
+        return self._texts
+
+    def helper(self, name, here):
+        """Where the module defines the function name (file, line), or
+        None, and whether a file of the module other than here still
+        names it; from the text alone."""
+        here = self.real(here)
+        defn = re.compile(r'^[A-Za-z_][^;=()]*\b%s\s*\([^;]*$' % re.escape(name), re.M)
+        word = re.compile(r'\b%s\b' % re.escape(name))
+        found, elsewhere = None, False
+        for fname, text in self.texts():
+            for m in defn.finditer(text):
+                if found is not None:
+                    break
+                after = text[m.start():m.start() + 2000]
+                brace, semi = after.find('{'), after.find(';')
+                if brace >= 0 and (semi < 0 or brace < semi):
+                    found = (fname, text.count('\n', 0, m.start()) + 1)
+            if fname == here or elsewhere:
+                continue
+            for w in word.finditer(text):
+                start = text.rfind('\n', 0, w.start()) + 1
+                end = text.find('\n', w.end())
+                line = text[start:end if end >= 0 else len(text)]
+                # a definition or a prototype at the start of a line is
+                # not a use
+                if not re.match(r'^[A-Za-z_][^;=()]*\b%s\s*\(' % re.escape(name), line):
+                    elsewhere = True
+                    break
+        return found, elsewhere
 
     def real(self, path):
         p = path[2:] if path.startswith('./') else path
@@ -1414,18 +1462,22 @@ def module_key(rel, tree):
     return '.' if tree is not None else (os.path.dirname(rel) or '.')
 
 
-def build_module(rels, base, work):
-    """The Module of the files rels (relative to base) and of every other
-    file of their module, read from work where it has them."""
+def module_paths(rels, base, work):
+    """The files of the module of rels (relative to base) as (path, name)
+    pairs: every file of their module, read from work where it has them,
+    and the headers they include with quotes that are under base."""
     tree = whole_tree(base)
     members = set(rels)
     for rel in rels:
         members.update(module_of(rel, base, tree))
+
+    def where(rel):
+        if work and os.path.exists(os.path.join(work, rel)):
+            return os.path.join(work, rel)
+        return os.path.join(base, rel)
     for rel in list(members):
-        p = os.path.join(work, rel) if work and \
-            os.path.exists(os.path.join(work, rel)) else os.path.join(base, rel)
         try:
-            text = read_text(p)
+            text = read_text(where(rel))
         except OSError:
             continue
         for inc in re.findall(r'^\s*#\s*include\s*"([^"]+)"', text, re.M):
@@ -1435,13 +1487,12 @@ def build_module(rels, base, work):
                         os.path.isfile(os.path.join(base, cand)):
                     members.add(cand)
                     break
-    paths, shown = [], {}
-    for rel in sorted(members):
-        p = os.path.join(work, rel) if work and \
-            os.path.exists(os.path.join(work, rel)) else os.path.join(base, rel)
-        paths.append(p)
-        shown[p] = rel
-    return build(paths, shown)
+    return [(where(rel), rel) for rel in sorted(members)]
+
+
+def build_module(rels, base, work):
+    pairs = module_paths(rels, base, work)
+    return build([p for p, _ in pairs], dict(pairs))
 
 
 def facts_for(path):
@@ -1459,13 +1510,12 @@ def facts_for(path):
                 _cache['tree'] = whole_tree(base)
             key = ('m', module_key(real, _cache['tree']))
             if key not in _cache:
-                mod = build_module([real], base,
-                                   os.environ.get('MNCOMPAT_MODULE_WORK'))
-                _cache[key] = Facts(mod, smap)
+                _cache[key] = Facts(module_paths(
+                    [real], base, os.environ.get('MNCOMPAT_MODULE_WORK')), smap)
             return _cache[key]
     key = ('f', path)
     if key not in _cache:
-        _cache[key] = Facts(build([path]))
+        _cache[key] = Facts([(path, path)])
     return _cache[key]
 
 
