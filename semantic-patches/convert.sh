@@ -588,14 +588,9 @@ braces='
 			out = out line
 			line = ""
 		}
-		n = split(out, ch, "")
-		for (i = 1; i <= n; i++) {
-			if (ch[i] == "{") d++
-			else if (ch[i] == "}") {
-				d--
-				if (d < 0) { d = 0; if (!bad) bad = FNR }
-			}
-		}
+		d += gsub(/[{]/, "", out)
+		d -= gsub(/[}]/, "", out)
+		if (d < 0) { d = 0; if (!bad) bad = FNR }
 	}
 	END { if (!bad && d) bad = "end"; print bad + 0 == 0 && bad != "end" ? "ok" : bad }'
 (cd "$tmp" && diff -rq orig work) | awk '
@@ -641,12 +636,13 @@ done <"$tmp/crlf"
 # A name with a blank, a tab, a quote or a backslash goes in C-style
 # quotes, as git writes it: patch -p1 and git apply read it.
 header_name() {
-	if printf '%s\n' "$1" | LC_ALL=C grep -q "[[:space:]\"\\\\]\\|[^[:print:]]"; then
+	case $1 in
+	*[[:space:]]* | *\"* | *\\*)
 		printf '"%s"' "$(printf '%s' "$1" |
 			sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e "s/$tab/\\\\t/g")"
-	else
-		printf '%s' "$1"
-	fi
+		;;
+	*) printf '%s' "$1" ;;
+	esac
 }
 while IFS= read -r rel; do
 	diff -u --label "$(header_name "a/$rel")" --label "$(header_name "b/$rel")" "$tmp/orig/$rel" \

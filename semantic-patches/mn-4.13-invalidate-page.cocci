@@ -62,7 +62,6 @@ def _sp_dir():
 
 
 sys.path.insert(0, _sp_dir())
-import mnmodule
 
 mode = ['report']
 flags = {'atomic': False, 'compat': False}
@@ -109,6 +108,9 @@ def new_name(fn, what):
 # The module (every .c/.h of the driver, mnmodule.py): may a callback
 # sleep, what it calls, how its table's range callbacks cover it.
 def M(p):
+    """The module of the file of p (mnmodule.py, imported when first
+    needed: most files never ask)."""
+    import mnmodule
     return mnmodule.facts_for(p[0].file)
 
 def sleep_of(p, fn):

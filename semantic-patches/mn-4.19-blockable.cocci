@@ -52,9 +52,11 @@ def _sp_dir():
 
 
 sys.path.insert(0, _sp_dir())
-import mnmodule
 
 def M(p):
+    """The module of the file of p (mnmodule.py, imported when first
+    needed: most files never ask)."""
+    import mnmodule
     return mnmodule.facts_for(p[0].file)
 
 mode = ['report']
