@@ -80,6 +80,7 @@ for s; do
 	fi
 	secs=$(cat "$dir/build-seconds" "$dir/boot-seconds" 2>/dev/null |
 		awk '{ t += $1 } END { printf "%.1f", t }')
-	echo "  $k/$suite: $summary (${secs}s)" >"$run/summary/$k/$suite"
-	log "$k/$suite: $summary (${secs}s)"
+	accel=$(head -n 1 "$dir/accel" 2>/dev/null) || accel=""
+	echo "  $k/$suite: $summary (${secs}s${accel:+, $accel})" >"$run/summary/$k/$suite"
+	log "$k/$suite: $summary (${secs}s${accel:+, $accel})"
 done
