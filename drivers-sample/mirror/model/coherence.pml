@@ -88,10 +88,9 @@ byte unnotified;
 byte faults_done;
 bool reaper_done;
 
-/* The properties' names, for the assertions (always 1). */
+/* Names for the assertions of two properties (always 1). */
 hidden byte coherent = 1;
 hidden byte page_refs = 1;
-hidden byte no_sleep = 1;
 
 /*
  * What every process has: its context (preempt_count: spinlocks held and
@@ -115,7 +114,7 @@ inline spin_unlock(l)
 /* might_sleep(): the kernel's check, as CONFIG_DEBUG_ATOMIC_SLEEP does. */
 inline might_sleep()
 {
-	assert(no_sleep && preempt_count == 0 && !nonblocking)
+	assert(preempt_count == 0 && !nonblocking)
 }
 
 inline mutex_lock(m)
@@ -163,7 +162,7 @@ end:	if
 	:: atomic { ANY_FREED ->
 		assert(!page_refs) }	/* reached only on a violation */
 	fi
-}
+}	/* the monitor's end: reached only on a violation */
 
 init {
 	atomic {

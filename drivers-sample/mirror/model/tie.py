@@ -138,7 +138,48 @@ def configurations():
             yield first, kernels, probes.split(), build, defines
 
 
+def mentioned_names(top, unit):
+    """Every identifier in UNIT and in the repository's headers it
+    includes: the macros its preprocessed text can depend on."""
+    found = set()
+    seen = set()
+    todo = [os.path.join(top, unit)]
+    dirs = [os.path.join(top, 'compat', 'include'),
+            os.path.join(top, 'drivers-sample', 'mirror')]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        with open(path, errors='replace') as f:
+            text = f.read()
+        found.update(re.findall(r'[A-Za-z_]\w*', text))
+        for m in re.finditer(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', text,
+                             re.M):
+            for d in [os.path.dirname(path)] + dirs:
+                if os.path.isfile(os.path.join(d, m.group(1))):
+                    todo.append(os.path.join(d, m.group(1)))
+                    break
+    return found
+
+
+CPP_OUTPUT = {}
+
+
 def preprocess(top, tmp, unit, first, probes, defines):
+    """UNIT's preprocessed text in one configuration (the same text for
+    configurations that differ only in macros UNIT never mentions)."""
+    if unit not in CPP_OUTPUT:
+        CPP_OUTPUT[unit] = (mentioned_names(top, unit), {})
+    names, done = CPP_OUTPUT[unit]
+    key = (tuple(p for p in probes if 'MNCOMPAT_HAVE_' + p in names),
+           tuple(d for d in defines if d.split('=')[0] in names))
+    if key not in done:
+        done[key] = run_cpp(top, tmp, unit, first, probes, defines)
+    return done[key]
+
+
+def run_cpp(top, tmp, unit, first, probes, defines):
     cfg_dir = os.path.join(tmp, 'cfg-' + first)
     os.makedirs(cfg_dir, exist_ok=True)
     with open(os.path.join(cfg_dir, 'mncompat_config.h'), 'w') as f:
@@ -164,16 +205,30 @@ def relative(top, path):
     return path
 
 
+# Parsed units and rendered skeletons, by the preprocessor's output: most
+# units come out the same on many configurations.
+PARSED = {}
+SKELETONS = {}
+
+
 def c_objects(top, tmp, first, probes, defines):
-    """{name: (kind, head, body)} of every unit in one configuration."""
+    """{name: (kind, head, body, key)} of every unit in one
+    configuration; key names the unit's preprocessed text."""
     objects = {}
     for unit in UNITS:
         text = preprocess(top, tmp, unit, first, probes, defines)
-        toks = cskel.tokenize_cpp(text)
-        for t in toks:
-            if isinstance(t.origin, tuple):
-                t.origin = (relative(top, t.origin[0]), t.origin[1])
-        for name, obj in cskel.top_level(toks).items():
+        key = hashlib.sha256(text.encode()).hexdigest()
+        if key not in PARSED:
+            toks = cskel.tokenize_cpp(text)
+            names = {}
+            for t in toks:
+                if isinstance(t.origin, tuple):
+                    if t.origin[0] not in names:
+                        names[t.origin[0]] = relative(top, t.origin[0])
+                    t.origin = (names[t.origin[0]], t.origin[1])
+            PARSED[key] = dict((name, obj + (key,)) for name, obj in
+                               cskel.top_level(toks).items())
+        for name, obj in PARSED[key].items():
             if name in objects and texts(objects[name]) != texts(obj):
                 raise Failure('%s is defined twice, differently' % name)
             objects[name] = obj
@@ -182,6 +237,9 @@ def c_objects(top, tmp, first, probes, defines):
 
 def texts(obj):
     return [t.text for t in obj[1] + obj[2]]
+
+
+MODEL_SKELETONS = {}
 
 
 def template_of(name, objects):
@@ -205,11 +263,14 @@ def c_skeletons(top, tmp, first, probes, defines):
         if name in done:
             continue
         done.add(name)
-        kind, head, body = objects[name]
-        try:
-            lines = cskel.skeleton(kind, head, body)
-        except cskel.ParseError as e:
-            raise Failure('%s: %s' % (name, e))
+        kind, head, body, unit_key = objects[name]
+        if (unit_key, name) not in SKELETONS:
+            try:
+                SKELETONS[unit_key, name] = cskel.skeleton(kind, head, body)
+            except cskel.ParseError as e:
+                raise Failure('%s: %s' % (name, e))
+        lines = [cskel.Line(x.depth, x.text, x.origin, x.shown)
+                 for x in SKELETONS[unit_key, name]]
         refs = cskel.referenced_names(lines)
         key = name
         tmpl = template_of(name, objects)
@@ -569,7 +630,11 @@ def check_tie(top, here, notes):
                 sel = [n for n in by_object.get(obj, [])
                        if selected(n, first, build)]
                 used.update(id(n) for n in sel)
-                m = model_skeleton(obj, sel, macros) if sel else []
+                mkey = (obj, tuple(id(n) for n in sel))
+                if mkey not in MODEL_SKELETONS:
+                    MODEL_SKELETONS[mkey] = \
+                        model_skeleton(obj, sel, macros) if sel else []
+                m = MODEL_SKELETONS[mkey]
                 mk = tuple(x.key() for x in m)
                 r = results.setdefault((obj, ck, mk), [[], cl, m])
                 r[0].append((first, build))
