@@ -10,7 +10,7 @@ packages="
 	gcc make binutils libc6-dev ccache
 	qemu-system-x86 busybox-static
 	linux-source-6.1 linux-source-6.12
-	sparse coccinelle quilt shellcheck python3 dkms spin unifdef
+	sparse coccinelle quilt shellcheck python3 dkms spin tcc unifdef
 	chromium
 "
 

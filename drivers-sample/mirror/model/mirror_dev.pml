@@ -316,9 +316,12 @@ retry:	/* C(coherence): for (;;) { */
 	:: else
 	fi;
 
-	/* radix_tree_preload(GFP_KERNEL): may sleep. */
+	/* radix_tree_preload(GFP_KERNEL): may sleep, may fail (-ENOMEM). */
 	might_sleep();	/* C(no-sleep): ret = radix_tree_preload(GFP_KERNEL); */
-	/* C(unmodelled: an -ENOMEM that installs nothing, so cannot be stale, and puts the reference the fault took): if (ret) { put_page(page); return ret; } */
+	if
+	:: skip
+	:: put_page(page); goto out	/* C(pageref): if (ret) { put_page(page); return ret; } */
+	fi;
 	LOCKED {
 	spin_lock(mf_lock);	/* C(coherence): spin_lock(&mf->lock); */
 	if

@@ -233,7 +233,7 @@ while IFS='	' read -r i want mut what; do
 done <"$tmp/lines"
 
 [ "$n_lines" -gt 0 ] || not_ok "no verifier lines in $here/expected"
-echo "# $n_lines verifiers in $(since "$start_all") s, $jobs at a time"
+echo "# $n_lines verifiers in $(since "$start_all") s, $jobs at a time, pan compiled with ${MODEL_CC:-$(command -v tcc >/dev/null && echo tcc || echo gcc -O0)}"
 
 # Every line with a state is reached by some passing verifier without a
 # mutant: a line none reaches is a branch the model never takes.

@@ -3,8 +3,10 @@
 # Usage: drivers-sample/mirror/model/verify.sh MODEL DIR WANT -DMACRO...
 #
 # One verifier of run.sh: spin -a on MODEL (one file, includes already in
-# place) with the -D macros, pan compiled with gcc and an exhaustive search
-# (-DSAFETY), all in the fresh directory DIR. Writes
+# place) with the -D macros, pan compiled with $MODEL_CC (default: tcc,
+# else gcc -O0) and an exhaustive search (-DSAFETY), all in the fresh
+# directory DIR. tcc compiles pan in 0.03 s where gcc takes 0.3-0.7 s, most
+# of a verifier's time; its pan searches a third slower. Writes
 #   DIR/result    pass, fail:coherence, fail:pageref, fail:no-sleep,
 #                 fail:deadlock, or error:... (what pan found first: each
 #                 property's assertion names it)
@@ -18,6 +20,13 @@ set -u
 [ $# -ge 3 ] || { echo "usage: $0 MODEL DIR WANT -DMACRO..." >&2; exit 2; }
 model=$1 dir=$2 want=$3
 shift 3
+if [ -z "${MODEL_CC:-}" ]; then
+	if command -v tcc >/dev/null; then
+		MODEL_CC=tcc
+	else
+		MODEL_CC="gcc -O0"
+	fi
+fi
 start=$(date +%s.%N)
 rm -rf "$dir"
 mkdir -p "$dir"
@@ -26,10 +35,11 @@ out=$dir/pan.out
 
 # -o3: no statement merging, so that every statement keeps its own state and
 # a branch never taken shows in pan's unreached list.
+# shellcheck disable=SC2086 # MODEL_CC may carry options
 if ! (cd "$dir" && spin -o3 "$@" -a model.pml) >"$out" 2>&1; then
 	result="error:spin"
-elif ! (cd "$dir" && gcc -O0 -DSAFETY -o pan pan.c) >"$out" 2>&1; then
-	result="error:gcc"
+elif ! (cd "$dir" && $MODEL_CC -DSAFETY -o pan pan.c) >"$out" 2>&1; then
+	result="error:$MODEL_CC"
 else
 	(cd "$dir" && ./pan -m100000 -w22) >"$out" 2>&1
 	violated=$(sed -n 's/^pan:1: assertion violated *//p' "$out")
@@ -96,5 +106,5 @@ awk -v start="$start" -v end="$(date +%s.%N)" '
 	/states, stored/ { s = $1 }
 	/depth reached/ { d = $0; sub(/.*depth reached /, "", d); sub(/,.*/, "", d) }
 	/elapsed time/ { t = $4 }
-	END { printf "%s states, depth %s, search %s s, %.2f s with spin and gcc\n",
+	END { printf "%s states, depth %s, search %s s, %.2f s with spin and the compiler\n",
 		s, d, t, end - start }' "$out" >"$dir/figures"
