@@ -1,23 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: drivers-sample/mirror/model/run.sh
+# Usage: [MODEL_JOBS=N] [MODEL_CC=CC] drivers-sample/mirror/model/run.sh
 #
-# Model-checks mirror's coherence protocol with spin:
+# Model-checks mirror's coherence protocol with spin (README.md):
 #   - the tie (tie.py): the C's protocol skeleton, on every kernel
 #     generation compat knows, against the C the model's notes quote; then
-#     its controls on copies of the files it reads: each protocol edit
-#     fails naming its model step and property, cosmetic edits pass, and a
-#     note whose C changed while its model step did not cannot be recorded
-#     without a reason;
+#     its controls on copies (tie-controls.sh): each protocol edit fails
+#     naming its model step and property, cosmetic edits pass, and a note
+#     whose C changed while its model step did not is not recorded without
+#     a reason;
 #   - every mutant has an expected failure;
-#   - for each line of `expected`, builds coherence.pml for that
-#     generation, device and mutant, compiles pan with gcc, searches the
-#     whole state space and compares what pan found with the line;
+#   - a never-taken assert(false) planted in a copy of the model is reported
+#     by the line coverage below;
+#   - every line of `expected`: coherence.pml for that generation, device
+#     and mutant, an exhaustive search (verify.sh), its result against the
+#     line; MODEL_JOBS at a time (default: one per CPU);
 #   - every line of the model that has a state is reached by at least one
-#     passing verifier (a branch never taken is reported), and a planted
-#     never-taken assert(false) is reported (on a copy).
+#     passing verifier without a mutant.
 # Prints "ok N - ..." / "not ok N - ..." (with the counterexample under an
-# unexpected failure) and a last line "model: N passed, M failed"; exits 1
+# unexpected result) and a last line "model: N passed, M failed"; exits 1
 # when anything was unexpected.
 set -u
 

@@ -26,8 +26,11 @@ SELECT (optional) limits the note to configurations: generations ("<4.13",
 builds ("default", "tlb-only"). PROPERTIES names the model properties the
 step carries (coherence, deadlock, no-sleep, pageref), or says
 "unmodelled: WHY" for C the model leaves out; "; reviewed: WHY" records a
-reviewed reason why the model step did not change with the C. The C texts
-of an object's notes, in file order, are its skeleton on the model side.
+reviewed reason why the model step did not change with the C;
+"unmodelled: WHY; digest: D" with no C text leaves a whole object out,
+tied by the digest of its skeleton; C text "#define NAME VALUE" gives the
+notes a macro. Reasons contain no ';'. The C texts of an object's notes,
+in file order, are its skeleton on the model side.
 
 Check (the default): for every configuration and object, both skeletons
 must be equal; a difference is printed with the object, the kernels, the C
@@ -47,6 +50,7 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True    # no __pycache__ in the tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cskel  # noqa: E402
 
