@@ -73,13 +73,14 @@
 #define FIRST_INDEX	(ADDR_BASE >> PAGE_SHIFT)
 
 byte pte[NADDR];	/* the CPU page table */
-/* struct mirror_file */
-byte mf_pt[NADDR];	/* mf->pt */
-byte mf_seq;		/* mf->seq */
-byte mf_active;		/* mf->active */
-bool mf_lock;		/* mf->lock (spinlock) */
-bool waiting[NFAULTS];	/* on mf->idle, asleep until woken */
-bool sleep_lock;	/* mf->sleep_lock (mutex), the may-sleep glue's */
+/* C struct mirror_file(unmodelled: the model has one device and one mm): struct mirror_file { struct mmu_notifier notifier; struct mm_struct *mm; */
+bool mf_lock;		/* C struct mirror_file(coherence, no-sleep): spinlock_t lock; */
+byte mf_pt[NADDR];	/* C struct mirror_file(coherence, pageref): struct radix_tree_root pt; */
+byte mf_seq;		/* C struct mirror_file(coherence): unsigned long seq; */
+byte mf_active;		/* C struct mirror_file(coherence, deadlock): unsigned int active; */
+bool waiting[NFAULTS];	/* C struct mirror_file(deadlock): wait_queue_head_t idle; */
+bool sleep_lock;	/* C struct mirror_file(no-sleep): struct mutex sleep_lock; */
+/* C struct mirror_file(unmodelled: statistics): struct mirror_stats stats; }; */
 bool ptl;		/* the page-table lock */
 byte page_ref[NPAGES];	/* page reference counts */
 

@@ -523,9 +523,10 @@ def declarator_name(declarator):
 
 def top_level(toks):
     """Objects defined in a translation unit: {name: (kind, head, body)}
-    with kind 'function' (head tokens, body tokens) or 'table' (head
-    tokens, initialiser tokens). Prototypes, types and other declarations
-    are skipped."""
+    with kind 'function' (head tokens, body tokens), 'table' (head
+    tokens, initialiser tokens) or 'struct' (named "struct TAG": head
+    tokens, member list tokens). Prototypes and other declarations are
+    skipped."""
     objects = {}
     i, n = 0, len(toks)
     while i < n:
@@ -540,6 +541,9 @@ def top_level(toks):
                 if prev == ')':
                     break
                 if prev == '=':
+                    break
+                if i - start == 2 and toks[start].text in ('struct',
+                                                           'union'):
                     break
             if x in '([{':
                 depth += 1
@@ -563,7 +567,14 @@ def top_level(toks):
                     break
             j += 1
         body = toks[i:j + 1]
-        if head and head[-1].text == ')':
+        if len(head) == 2 and head[0].text in ('struct', 'union'):
+            objects['%s %s' % (head[0].text, head[1].text)] = \
+                ('struct', head, body)
+            i = j + 1
+            while i < n and toks[i].text != ';':
+                i += 1
+            i += 1
+        elif head and head[-1].text == ')':
             name = function_name(head)
             if name:
                 objects[name] = ('function', head, body)
@@ -1078,6 +1089,16 @@ def skeleton(kind, head, body):
             lines = [Line(0, tokens_text(head, names), head_origin(head),
                           None)]
             render_statements(stmts, 1, names, lines)
+        elif kind == 'struct':
+            p = Parser(body[1:-1])
+            names = Names(())
+            lines = [Line(0, tokens_text(head, names), head_origin(head),
+                          None)]
+            while p.peek() is not None:
+                for base, d, init in p.declaration():
+                    lines.append(Line(1, '%s %s;' % (tokens_text(base, names),
+                                                     tokens_text(d, names)),
+                                      d[0].origin, None))
         else:
             p = Parser(body)
             init = fold(p.initializer())

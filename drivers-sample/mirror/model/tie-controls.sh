@@ -164,6 +164,11 @@ s/if (mf->active || mf->seq != seq) {/if (mf->active) {/' \
 		'/^void mirror_invalidate_end(/,/^}/{/spin_lock(&mf->lock);/d;/spin_unlock(&mf->lock);/d;}' \
 		'mirror_invalidate_end' 'C no longer has `spin_lock(&mf->lock);`' \
 		'property deadlock, coherence'
+	control tie_fails "the type of mf->active narrowed in struct mirror_file" \
+		drivers-sample/mirror/mirror.h \
+		's/^\tunsigned int active;/\tunsigned char active;/' \
+		'struct mirror_file' 'C now has `unsigned char active;`' \
+		'property coherence, deadlock'
 	control tie_passes "a comment in mirror_fault_page()" "$dev" \
 		'/^static int mirror_fault_page(/,/^}/s/^\t\tspin_lock(&mf->lock);$/\t\t\/* locked *\/\n&/'
 	control tie_passes "a comment in compat's invalidate_page trampoline" "$hdr" \

@@ -60,7 +60,7 @@ UNITS = [
     'drivers-sample/mirror/model/may_sleep_glue.c',
 ]
 ROOTS = ['mirror_fault_page', 'mirror_notifier_ops',
-         'mirror_may_sleep_notifier_ops']
+         'mirror_may_sleep_notifier_ops', 'struct mirror_file']
 
 # Kernel generations as compat's probes tell them apart (compat/probes/*.c
 # name the commits): first version, kernels, MNCOMPAT_HAVE_* defined.
@@ -298,8 +298,8 @@ def c_skeletons(top, tmp, first, probes, defines):
 # -------------------------------------------------------------- model side
 
 NOTE_RE = re.compile(
-    r'^C(?:\s+(?P<obj>[A-Za-z_]\w*))?(?:\[(?P<sel>[^\]]*)\])?'
-    r'(?:\((?P<props>[^)]*)\))?:(?P<frag>.*)$', re.S)
+    r'^C(?:\s+(?P<obj>(?:struct\s+)?[A-Za-z_]\w*))?'
+    r'(?:\[(?P<sel>[^\]]*)\])?(?:\((?P<props>[^)]*)\))?:(?P<frag>.*)$', re.S)
 SCOPE_RE = re.compile(r'^\s*(?:active\s+)?(?:inline|proctype)\s+(\w+)\s*\(')
 
 
@@ -375,7 +375,8 @@ def read_notes(here):
             m = NOTE_RE.match(body.strip())
             if not m:
                 continue
-            obj = m.group('obj') or scope_of[i]
+            obj = ' '.join(m.group('obj').split()) if m.group('obj') \
+                else scope_of[i]
             note = Note(file=fname, line=i + 1, index=i, scope=scope_of[i],
                         object=obj, select=(m.group('sel') or '').strip(),
                         props_text=(m.group('props') or '').strip(),
