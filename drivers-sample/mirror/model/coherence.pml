@@ -11,17 +11,19 @@
  *   -D DEVICE_RANGE | DEVICE_TLB | DEVICE_MAY_SLEEP
  *   -D MUTANT_...  (at most one, see the other .pml files)
  *
- * Properties (each assertion names its own, run.sh reads it):
- *   coherent    once every PTE change has been followed by the notifier
- *               call the kernel makes for it, the device maps each address
- *               to the page the CPU page table maps it to, or not at all
- *               (between a change and that call the kernel tolerates stale
- *               TLB entries itself, the CPU's too);
- *   page_refs   no page is freed (its reference count 0) while the CPU or
- *               the device maps it, and no reference is put twice;
- *   no_sleep    nothing sleeps in atomic context (a spinlock held, the
- *               page-table lock, the secondary-TLB hook) or where the
- *               kernel passed a range that must not block;
+ * Properties (verify.sh tells them apart by what the failed assertion
+ * names):
+ *   coherence   (coherent) once every PTE change has been followed by the
+ *               notifier call the kernel makes for it, the device maps each
+ *               address to the page the CPU page table maps it to, or not
+ *               at all (between a change and that call the kernel
+ *               tolerates stale TLB entries itself, the CPU's too);
+ *   pageref     (page_refs) no page is freed (its reference count 0) while
+ *               the CPU or the device maps it, and no reference is put
+ *               twice;
+ *   no-sleep    (preempt_count) nothing sleeps in atomic context (a
+ *               spinlock held, the page-table lock, the secondary-TLB hook)
+ *               or where the kernel passed a range that must not block;
  *   deadlock    pan's invalid-end-state check: a fault waiting forever
  *               for mf->active to drop, or asleep with no wake-up coming.
  */
@@ -89,7 +91,7 @@ byte unnotified;
 byte faults_done;
 bool reaper_done;
 
-/* Names for the assertions of two properties (always 1). */
+/* Names in the assertions of two properties (always 1). */
 hidden byte coherent = 1;
 hidden byte page_refs = 1;
 
