@@ -3,10 +3,11 @@
 # Usage: drivers-sample/mirror/model/tie-controls.sh OUTDIR
 #
 # The tie's controls (run.sh reports them), each on its own copy of what
-# tie.py reads (the model, mirror's C, compat's headers), MODEL_JOBS at a
-# time (default: one per CPU):
-#   - protocol edits, wherever they are (a #define outside any function, a
-#     macro variant of compat's, a helper, a forward declaration): tie.py
+# tie.py reads (the model, mirror's C and Kbuild, compat's headers),
+# MODEL_JOBS at a time (default: one per CPU):
+#   - protocol edits, wherever they are (a #define outside any function, the
+#     Kbuild, a macro variant of compat's, a helper, a forward declaration,
+#     a struct member's type): tie.py
 #     must fail, its report naming the object, kernels, model step and
 #     property;
 #   - cosmetic edits (a comment, re-indenting, a renamed local, a forward
@@ -29,7 +30,7 @@ copy_tree() {
 	rm -rf "$1"
 	mkdir -p "$1/drivers-sample/mirror" "$1/compat"
 	cp -R "$here" "$top/drivers-sample/mirror"/*.[ch] \
-		"$1/drivers-sample/mirror/"
+		"$top/drivers-sample/mirror/Kbuild" "$1/drivers-sample/mirror/"
 	cp -R "$top/compat/include" "$1/compat/"
 }
 
@@ -138,6 +139,11 @@ hdr=compat/include/mncompat/mmu_notifier.h
 		's/^#define MIRROR_SKIP_INVALIDATION 0$/#define MIRROR_SKIP_INVALIDATION 1/' \
 		'mirror_invalidate_locked' 'C now has `return;`' \
 		'stands for `mirror_unmap_range(mf, start, end);`' 'property coherence'
+	control tie_fails "the Kbuild turning MIRROR_SKIP_INVALIDATION on in every build" \
+		drivers-sample/mirror/Kbuild \
+		's/^ccflags-y += $(if $(MIRROR_SKIP_INVALIDATION),\(-DMIRROR_SKIP_INVALIDATION=1\))$/ccflags-y += \1/' \
+		'mirror_invalidate_locked (every kernel (default build); every kernel (tlb-only build))' \
+		'C now has `return;`' 'property coherence'
 	control tie_fails "the 3.19-6.5 variant of compat's __MNCOMPAT_TLBS_FIELD without the hook" \
 		"$hdr" 's/^\(#define __MNCOMPAT_TLBS_FIELD(fn, \.\.\.)\t\.invalidate_range = \)(fn),/\1NULL,/' \
 		'mirror_tlb_ops (kernels 4.4-4.12' '4.20-6.5 (tlb-only build)' \

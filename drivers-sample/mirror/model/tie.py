@@ -4,12 +4,14 @@
 
 Usage: tie.py [--record | --show [OBJECT]] [--top DIR]
 
-The C side: every unit of UNITS is run through the C preprocessor once per
-kernel generation of GENERATIONS (compat's probe results for it, written
-as mncompat_config.h) and per build of BUILDS, with empty stand-ins for
-the kernel's headers, so that each configuration sees the variant of every
-compat macro that kernel gets and the driver's own switches
-(MIRROR_SKIP_INVALIDATION, MIRROR_TLB_ONLY) as the build sets them. From
+The C side: the sources each build of BUILDS compiles, with the -D options
+it compiles them with (both from the module's Kbuild, as make reads it),
+and EXTRA_UNITS, are run through the C preprocessor once per kernel
+generation of GENERATIONS (compat's probe results for it, written as
+mncompat_config.h), with empty stand-ins for the kernel's headers, so that
+each configuration sees the variant of every compat macro that kernel gets
+and the driver's own switches (MIRROR_SKIP_INVALIDATION, MIRROR_TLB_ONLY)
+as the build sets them. From
 the roots (ROOTS) every function and table reached through calls, table
 members and references is rendered as its protocol skeleton (cskel.py:
 canonical statements, locals renamed, constants folded); prototypes do not
@@ -54,11 +56,12 @@ sys.dont_write_bytecode = True    # no __pycache__ in the tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cskel  # noqa: E402
 
-UNITS = [
-    'drivers-sample/mirror/mirror_dev.c',
-    'drivers-sample/mirror/mirror_notifier.c',
-    'drivers-sample/mirror/model/may_sleep_glue.c',
-]
+# The module: its Kbuild says which sources each build compiles, with
+# which -D options (ccflags-y, CFLAGS_<object>); the model's may-sleep glue
+# is read besides.
+MODULE_DIR = 'drivers-sample/mirror'
+MODULE = 'mirror'
+EXTRA_UNITS = ['drivers-sample/mirror/model/may_sleep_glue.c']
 ROOTS = ['mirror_fault_page', 'mirror_notifier_ops',
          'mirror_may_sleep_notifier_ops', 'struct mirror_file']
 
@@ -80,7 +83,7 @@ GENERATIONS = [
     ('6.6', '6.6-6.12', 'ARCH_INVALIDATE_SECONDARY_TLBS RANGE_START_RANGE '
      'RANGE_END_RANGE MMU_NOTIFIER_RANGE_BLOCKABLE'),
 ]
-# Builds of the driver: name, -D options.
+# Builds of the driver: name, Kbuild knobs (make variables).
 BUILDS = [('default', []), ('tlb-only', ['MIRROR_TLB_ONLY=1'])]
 # What every configuration has: a kernel with THP and MMU notifiers.
 COMMON_DEFINES = ['__KERNEL__', 'CONFIG_MMU_NOTIFIER',
@@ -111,10 +114,10 @@ def make_stubs(top, stub_dir):
     is not in compat/include."""
     compat_inc = os.path.join(top, 'compat', 'include')
     seen = set()
-    todo = [os.path.join(top, u) for u in UNITS]
-    mirror = os.path.join(top, 'drivers-sample', 'mirror')
+    mirror = os.path.join(top, MODULE_DIR)
+    todo = [os.path.join(top, u) for u in EXTRA_UNITS]
     todo += [os.path.join(mirror, f) for f in os.listdir(mirror)
-             if f.endswith('.h')]
+             if f.endswith('.h') or f.endswith('.c')]
     for d, _, files in os.walk(compat_inc):
         todo += [os.path.join(d, f) for f in files if f.endswith('.h')]
     while todo:
@@ -136,10 +139,54 @@ def make_stubs(top, stub_dir):
             open(stub, 'a').close()
 
 
-def configurations():
+KBUILD_UNITS = {}
+
+
+def kbuild_units(top, tmp, knobs):
+    """[(unit, -D options)] of one build: the sources of the module's
+    objects (MODULE-y) and the -D options of ccflags-y and CFLAGS_<object>,
+    as make evaluates the Kbuild with KNOBS set and no other MIRROR_*
+    variable; then EXTRA_UNITS, with none."""
+    if tuple(knobs) in KBUILD_UNITS:
+        return KBUILD_UNITS[tuple(knobs)]
+    helper = os.path.join(tmp, 'kbuild.mk')
+    with open(helper, 'w') as f:
+        f.write('include %s\n' % os.path.join(top, MODULE_DIR, 'Kbuild'))
+        f.write('$(foreach o,$(%s-y),$(info object $(o) $(ccflags-y) '
+                '$(CFLAGS_$(o))))\nprint: ;\n' % MODULE)
+    env = dict((k, v) for k, v in os.environ.items()
+               if not k.startswith('MIRROR_') and
+               k not in ('MAKEFLAGS', 'MFLAGS', 'MAKELEVEL'))
+    p = subprocess.run(['make', '-s', '-f', helper, 'print'] + list(knobs),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, env=env, check=False)
+    if p.returncode != 0:
+        raise Failure('%s/Kbuild: make cannot read it:\n%s' %
+                      (MODULE_DIR, p.stderr))
+    units = []
+    for line in p.stdout.split('\n'):
+        words = line.split()
+        if len(words) < 2 or words[0] != 'object':
+            continue
+        source = os.path.join(MODULE_DIR, words[1][:-2] + '.c')
+        if not words[1].endswith('.o') or \
+                not os.path.isfile(os.path.join(top, source)):
+            raise Failure('%s/Kbuild: no source for %s' %
+                          (MODULE_DIR, words[1]))
+        units.append((source, [w[2:] for w in words[2:]
+                               if w.startswith('-D')]))
+    if not units:
+        raise Failure('%s/Kbuild: no objects in %s-y' % (MODULE_DIR, MODULE))
+    units += [(u, []) for u in EXTRA_UNITS]
+    KBUILD_UNITS[tuple(knobs)] = units
+    return units
+
+
+def configurations(top, tmp):
     for first, kernels, probes in GENERATIONS:
-        for build, defines in BUILDS:
-            yield first, kernels, probes.split(), build, defines
+        for build, knobs in BUILDS:
+            yield first, kernels, probes.split(), build, \
+                kbuild_units(top, tmp, knobs)
 
 
 def mentioned_names(top, unit):
@@ -215,11 +262,11 @@ PARSED = {}
 SKELETONS = {}
 
 
-def c_objects(top, tmp, first, probes, defines):
-    """{name: (kind, head, body, key)} of every unit in one
-    configuration; key names the unit's preprocessed text."""
+def c_objects(top, tmp, first, probes, units):
+    """{name: (kind, head, body, key)} of the UNITS ([(unit, -D options)])
+    in one configuration; key names the unit's preprocessed text."""
     objects = {}
-    for unit in UNITS:
+    for unit, defines in units:
         text = preprocess(top, tmp, unit, first, probes, defines)
         key = hashlib.sha256(text.encode()).hexdigest()
         if key not in PARSED:
@@ -256,9 +303,9 @@ def template_of(name, objects):
     return None
 
 
-def c_skeletons(top, tmp, first, probes, defines):
+def c_skeletons(top, tmp, first, probes, units):
     """{object: lines} of the objects reached from ROOTS."""
-    objects = c_objects(top, tmp, first, probes, defines)
+    objects = c_objects(top, tmp, first, probes, units)
     out = {}
     todo = [r for r in ROOTS if r in objects]
     done = set()
@@ -614,8 +661,8 @@ def check_tie(top, here, notes):
         make_stubs(top, os.path.join(tmp, 'stub'))
         results = {}     # (object, c key, m key) -> configs, c, m
         used, reached = set(), set()
-        for first, _, probes, build, defines in configurations():
-            c = c_skeletons(top, tmp, first, probes, defines)
+        for first, _, probes, build, units in configurations(top, tmp):
+            c = c_skeletons(top, tmp, first, probes, units)
             for obj in sorted(c):
                 reached.add(obj)
                 cl = c[obj]
@@ -797,9 +844,9 @@ def show(top, only):
         os.makedirs(os.path.join(tmp, 'stub'))
         make_stubs(top, os.path.join(tmp, 'stub'))
         groups = {}
-        for first, _, probes, build, defines in configurations():
+        for first, _, probes, build, units in configurations(top, tmp):
             for obj, lines in c_skeletons(top, tmp, first, probes,
-                                          defines).items():
+                                          units).items():
                 if only and obj != only:
                     continue
                 key = (obj, tuple(x.key() for x in lines))
