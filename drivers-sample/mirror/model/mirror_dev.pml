@@ -323,36 +323,36 @@ retry:	/* C(coherence): for (;;) { */
 	:: put_page(page); goto out	/* C(pageref): if (ret) { put_page(page); return ret; } */
 	fi;
 	LOCKED {
-	spin_lock(mf_lock);	/* C(coherence): spin_lock(&mf->lock); */
-	if
-	:: FAULT_MUST_RETRY ->	/* C(coherence): if (mf->active || mf->seq != seq) { */
-		/* An invalidation ran: the page may be stale. */
-		spin_unlock(mf_lock);	/* C(coherence): spin_unlock(&mf->lock); */
-		/* C(unmodelled: the preload's per-CPU nodes): radix_tree_preload_end(); */
-		put_page(page);	/* C(pageref): put_page(page); */
-		page = NONE;
-		seq_seen = 0;
-		goto retry	/* C(coherence): continue; } */
-	:: else ->
-		old = mf_pt[i];	/* C(coherence): old = radix_tree_delete(&mf->pt, addr >> PAGE_SHIFT); */
-		mf_pt[i] = NONE;
+		spin_lock(mf_lock);	/* C(coherence): spin_lock(&mf->lock); */
 		if
-		:: old != NONE -> mirror_put_entry(old)	/* C(pageref): if (old) mirror_put_entry(mf, old); */
-		:: else
-		fi;
-		old = NONE;
-		mf_pt[i] = page	/* C(coherence, pageref): ret = radix_tree_insert(&mf->pt, addr >> PAGE_SHIFT, page); */
+		:: FAULT_MUST_RETRY ->	/* C(coherence): if (mf->active || mf->seq != seq) { */
+			/* An invalidation ran: the page may be stale. */
+			spin_unlock(mf_lock);	/* C(coherence): spin_unlock(&mf->lock); */
+			/* C(unmodelled: the preload's per-CPU nodes): radix_tree_preload_end(); */
+			put_page(page);	/* C(pageref): put_page(page); */
+			page = NONE;
+			seq_seen = 0;
+			goto retry	/* C(coherence): continue; } */
+		:: else ->
+			old = mf_pt[i];	/* C(coherence): old = radix_tree_delete(&mf->pt, addr >> PAGE_SHIFT); */
+			mf_pt[i] = NONE;
+			if
+			:: old != NONE -> mirror_put_entry(old)	/* C(pageref): if (old) mirror_put_entry(mf, old); */
+			:: else
+			fi;
+			old = NONE;
+			mf_pt[i] = page	/* C(coherence, pageref): ret = radix_tree_insert(&mf->pt, addr >> PAGE_SHIFT, page); */
 #ifdef MUTANT_EARLY_PUT
-		;
-		put_page(page)
+			;
+			put_page(page)
 #endif
-		;
-		/* C(unmodelled: after the preload and the delete above the insert cannot fail): if (ret) { put_page(page); } else { */
-		/* C(unmodelled: statistics): mf->stats.mapped_pages++; atomic_long_inc(&mirror_global_mapped); } */
-		spin_unlock(mf_lock)	/* C(coherence): spin_unlock(&mf->lock); */
-		/* C(unmodelled: the preload's per-CPU nodes): radix_tree_preload_end(); */
-		/* C(coherence): return ret; } } */
-	fi
+			;
+			/* C(unmodelled: after the preload and the delete above the insert cannot fail): if (ret) { put_page(page); } else { */
+			/* C(unmodelled: statistics): mf->stats.mapped_pages++; atomic_long_inc(&mirror_global_mapped); } */
+			spin_unlock(mf_lock)	/* C(coherence): spin_unlock(&mf->lock); */
+			/* C(unmodelled: the preload's per-CPU nodes): radix_tree_preload_end(); */
+			/* C(coherence): return ret; } } */
+		fi
 	};
 out:
 	faults_done++
