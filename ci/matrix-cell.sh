@@ -78,6 +78,8 @@ for s; do
 		summary=$(awk -F '\t' '$4 == "pass" { p++ } $4 != "pass" { f++ }
 			END { printf "%d pass, %d not pass", p, f }' "$tsv")
 	fi
+	[ ! -s "$dir/kernel-warnings.log" ] ||
+		summary="$summary; $(wc -l <"$dir/kernel-warnings.log") warnings of the kernel's own headers (kernel-warnings.log)"
 	secs=$(cat "$dir/build-seconds" "$dir/boot-seconds" 2>/dev/null |
 		awk '{ t += $1 } END { printf "%.1f", t }')
 	echo "  $k/$suite: $summary (${secs}s)" >"$run/summary/$k/$suite"

@@ -132,6 +132,21 @@ def seconds(results_dir, kernel, suite, what):
         return None
 
 
+def kernel_warnings(results_dir, kernel):
+    """The warnings of the kernel's own headers its module builds gave
+    (ci/build-module.sh; each suite's kernel-warnings.log, "MODULE: LINE"):
+    (distinct warning lines, in first-seen order, number of suites)."""
+    lines, suites = [], 0
+    kdir = os.path.join(results_dir, kernel)
+    for suite in sorted(os.listdir(kdir)) if os.path.isdir(kdir) else []:
+        text = read_text(os.path.join(kdir, suite, "kernel-warnings.log"))
+        if text.strip():
+            suites += 1
+        for line in text.splitlines():
+            lines.append(line.split(": ", 1)[-1])
+    return ordered(lines), suites
+
+
 def compat_macros(results_dir, kernel):
     """Names X of '#define MNCOMPAT_HAVE_X 1' in the kernel's config."""
     text = read_text(os.path.join(results_dir, kernel, "compat",

@@ -7,7 +7,9 @@
 # RESULTS_DIR/staging (plan, modules/, tests/) and write the boot options
 # to RESULTS_DIR/boot.conf, the build seconds to RESULTS_DIR/build-seconds.
 # When a module does not build, RESULTS_DIR/results.tsv gets a failing
-# "build:NAME" row instead and there is nothing to boot. Within a matrix
+# "build:NAME" row instead and there is nothing to boot. Warnings of the
+# kernel's own headers (not the module's) go to
+# RESULTS_DIR/kernel-warnings.log, "MODULE: WARNING" a line. Within a matrix
 # run ($MNCOMPAT_RUN_CACHE, ci/lib.sh once_per_run) a module is built once
 # per kernel and build options, converted once, and a guest test built
 # once, whichever suites use them.
@@ -152,6 +154,10 @@ while read -r directive arg; do
 			"$dir" "$rundir/build/$name" "$@" \
 			2>"$rundir/build-$name.err"; then
 			cp "$rundir/build/$name/$name.ko" "$staging/modules/"
+			# The kernel's own header warnings (ci/build-module.sh).
+			kw=$rundir/build/$name/kernel-warnings.log
+			[ ! -s "$kw" ] ||
+				sed "s|^|$name: |" "$kw" >>"$rundir/kernel-warnings.log"
 			echo "step insmod:$name insmod /modules/$name.ko" >>"$staging/plan"
 			modules="$name $modules"
 		else
