@@ -22,19 +22,9 @@ outdir=$(cd "$outdir" && pwd)
 # Copy the module's own files, not its tests/ or other samples.
 find "$moddir" -maxdepth 1 -type f -exec cp {} "$outdir/" \;
 # Probe the kernel once for compat/ (MNCOMPAT_CONFIG may name a dir shared
-# by the suites of a kernel, which may build at the same time).
+# by the suites of a kernel).
 config=${MNCOMPAT_CONFIG:-$outdir/compat}
-mkdir -p "$(dirname "$config")"
-(
-	flock 9
-	if [ ! -r "$config/mncompat_config.h" ]; then
-		"$MNCOMPAT_TOP/compat/configure.sh" "$KDIR" "$config" \
-			>"$outdir/configure.log" 2>&1 || {
-			cat "$outdir/configure.log" >&2
-			die "compat probes failed for $KERNEL_NAME"
-		}
-	fi
-) 9>"$config.lock"
+"$MNCOMPAT_TOP/ci/compat-probes.sh" "$env_file" "$config"
 # build EXTRA_KCFLAGS MAKEVAR...: the module build (-k: every file gets
 # compiled, so every diagnostic is in the log).
 build() {

@@ -18,8 +18,9 @@ log() {
 
 # write_kernel_env NAME KIND VERSION RELEASE KDIR KSRC KMODDIR VMLINUZ [LACKS]:
 # write NAME's env file, the kernel's handle (KEY=VALUE lines, sourced by
-# the scripts, read by results.py), in one step, with KERNEL_APPEND from
-# the environment (the kernels.list row's boot arguments); print its path.
+# the scripts, read by results.py), in one step, with KERNEL_APPEND and
+# KERNEL_PATCHES from the environment (the kernels.list row's boot
+# arguments and kernel-patches series, or -); print its path.
 write_kernel_env() {
 	wke_file=$MNCOMPAT_CACHE/kernels/$1.env
 	mkdir -p "$MNCOMPAT_CACHE/kernels"
@@ -33,6 +34,7 @@ KDIR=$5
 KSRC=$6
 KMODDIR=$7
 KERNEL_APPEND='${KERNEL_APPEND:-}'
+KERNEL_PATCHES=${KERNEL_PATCHES:--}
 VMLINUZ=$8
 EOT
 		[ $# -lt 9 ] || echo "KERNEL_LACKS='$9'"
