@@ -3,7 +3,15 @@
 # Common helpers for the ci/ scripts. Source it; do not run it.
 
 MNCOMPAT_TOP=$(cd "$(dirname "$0")/.." && pwd)
-MNCOMPAT_CACHE=${MNCOMPAT_CACHE:-/var/cache/mncompat}
+# Kernels and other downloads: root's in /var/cache, anyone else's in the
+# user's XDG cache.
+if [ -z "${MNCOMPAT_CACHE:-}" ]; then
+	if [ "$(id -u)" = 0 ]; then
+		MNCOMPAT_CACHE=/var/cache/mncompat
+	else
+		MNCOMPAT_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/mncompat
+	fi
+fi
 KERNELS_LIST=${KERNELS_LIST:-$MNCOMPAT_TOP/ci/kernels.list}
 JOBS=${JOBS:-$(nproc)}
 

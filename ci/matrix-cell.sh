@@ -82,6 +82,7 @@ for s; do
 		summary="$summary; $(wc -l <"$dir/kernel-warnings.log") warnings of the kernel's own headers (kernel-warnings.log)"
 	secs=$(cat "$dir/build-seconds" "$dir/boot-seconds" 2>/dev/null |
 		awk '{ t += $1 } END { printf "%.1f", t }')
-	echo "  $k/$suite: $summary (${secs}s)" >"$run/summary/$k/$suite"
-	log "$k/$suite: $summary (${secs}s)"
+	accel=$(head -n 1 "$dir/accel" 2>/dev/null) || accel=""
+	echo "  $k/$suite: $summary (${secs}s${accel:+, $accel})" >"$run/summary/$k/$suite"
+	log "$k/$suite: $summary (${secs}s${accel:+, $accel})"
 done

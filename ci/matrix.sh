@@ -22,7 +22,8 @@
 # only builds that several runs of this matrix run share (a module for
 # one kernel and build options, a conversion, a guest test) are done once.
 # A kernel that cannot be prepared or a suite the harness refuses gives
-# that suite run a failing "harness" row; the others still run.
+# that suite run a failing "harness" row; the others still run. Guests run
+# under KVM where it works, else TCG (MNCOMPAT_ACCEL, ci/accel.sh).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -44,6 +45,17 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -r "$expect" ] || die "no expectations file '$expect'"
+# The guests' accelerator (ci/accel.sh): a wrong MNCOMPAT_ACCEL, or kvm
+# without a /dev/kvm this user can open, stops here; whether KVM really
+# runs a guest is probed at the first boot.
+case ${MNCOMPAT_ACCEL:-auto} in
+tcg | auto) ;;
+kvm)
+	(: <>/dev/kvm) 2>/dev/null ||
+		die "MNCOMPAT_ACCEL=kvm, but /dev/kvm cannot be opened read-write by uid $(id -u); unset MNCOMPAT_ACCEL (or set it to tcg) to run under TCG"
+	;;
+*) die "MNCOMPAT_ACCEL='$MNCOMPAT_ACCEL': give kvm, tcg or auto" ;;
+esac
 kernels=$(selected_kernels)
 [ -n "$(echo "$kernels" | tr -d ' ')" ] || die "KERNELS selects no kernel"
 # shellcheck disable=SC2086

@@ -75,6 +75,9 @@ def report(results_dir, cells):
                      f"expected {c.want}" +
                      (f" ({c.detail})" if c.detail else ""))
     lines += kernel_warnings(results_dir, cells)
+    for (name, why), n in results.accels(results_dir, cells).items():
+        lines.append(f"guest accelerator: {name} ({n} suite runs)" +
+                     (f": {why}" if why else ""))
     lines += slowest(results_dir, cells)
     lines.append(f"matrix: {len(cells) - len(bad)} passed, {len(bad)} failed")
     return "\n".join(lines) + "\n", len(bad)

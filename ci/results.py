@@ -177,6 +177,26 @@ def kernel_warnings(results_dir, kernel):
     return ordered(lines), suites
 
 
+def accel(results_dir, kernel, suite):
+    """(accelerator, why) of the suite's guest boot (ci/accel.sh), or None
+    when it did not boot."""
+    lines = read_text(os.path.join(results_dir, kernel, suite,
+                                   "accel")).splitlines()
+    if not lines:
+        return None
+    return lines[0], (lines[1] if len(lines) > 1 else "")
+
+
+def accels(results_dir, cells):
+    """{(accelerator, why): number of suite runs} over the cells' suites."""
+    seen = {}
+    for kernel, suite in ordered((c.kernel, c.suite) for c in cells):
+        a = accel(results_dir, kernel, suite)
+        if a:
+            seen[a] = seen.get(a, 0) + 1
+    return seen
+
+
 def compat_macros(results_dir, kernel):
     """Names X of '#define MNCOMPAT_HAVE_X 1' in the kernel's config."""
     text = read_text(os.path.join(results_dir, kernel, "compat",

@@ -32,6 +32,7 @@ part() {
 }
 
 part style "$MNCOMPAT_TOP/ci/check-style.sh"
+part templates "$MNCOMPAT_TOP/ci/tests/check-templates.sh"
 # The cocci part builds its converted cases against the Debian kernels of
 # the run (downloaded and unpacked into the cache, a minute when cold).
 deb_kernels=$(for k in $(selected_kernels); do
@@ -58,6 +59,7 @@ part compat "$MNCOMPAT_TOP/compat/tests/run.sh" $env_files
 part dkms "$MNCOMPAT_TOP/ci/check-dkms.sh" $env_files
 part driver-matrix "$MNCOMPAT_TOP/ci/tests/check-driver-matrix.sh"
 part user-kernel "$MNCOMPAT_TOP/ci/tests/check-user-kernel.sh"
+part unprivileged "$MNCOMPAT_TOP/ci/tests/check-unprivileged.sh"
 # The report files of the main matrix and of a driver front end run.
 part reports "$MNCOMPAT_TOP/ci/tests/check-reports.sh" "$out/results" \
 	"$out/driver-matrix-tests/shadow/results"
