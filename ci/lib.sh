@@ -97,13 +97,6 @@ run_with_progress() {
 	}
 }
 
-# suite_runs_on SUITE_FILE KERNEL: does the suite's "kernels" line (none:
-# every kernel) name KERNEL?
-suite_runs_on() {
-	awk -v k="$2" '$1 == "kernels" { limited = 1; for (i = 2; i <= NF; i++) if ($i == k) found = 1 }
-		END { exit limited && !found }' "$1"
-}
-
 # once_per_run KEY OUT CMD...: run CMD, which fills the directory OUT, once
 # per matrix run for KEY. With $MNCOMPAT_RUN_CACHE set (ci/matrix.sh sets
 # it to a folder of the run), a later call with the same KEY, from any
