@@ -52,6 +52,8 @@ part kernel-patches "$MNCOMPAT_TOP/kernel-patches/check-series.sh" \
 # their handles, prepared by then.
 # shellcheck disable=SC2046
 part matrix "$MNCOMPAT_TOP/ci/matrix.sh" --selftests $(ls drivers-sample/*/*.suite)
+# Which suites ran on which packaged kernel (their needs lines).
+part cells "$MNCOMPAT_TOP/ci/tests/check-cells.sh" "$out/results"
 env_files=$("$MNCOMPAT_TOP/ci/prepare-kernel.sh")
 # shellcheck disable=SC2086
 part compat "$MNCOMPAT_TOP/compat/tests/run.sh" $env_files
