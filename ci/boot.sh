@@ -7,7 +7,9 @@
 # The kernel gets the boot arguments of its ci/kernels.list row
 # (KERNEL_APPEND of the env file), then BOOT_APPEND; BOOT_QEMU_ARGS adds
 # QEMU arguments (split on blanks). ci/boot-suites.sh sets the two BOOT_
-# ones from the suites' "append" and "qemu" lines.
+# ones from the suites' "append" and "qemu" lines. The accelerator is
+# ci/accel.sh's choice (once per matrix run), TCG for -icount guests;
+# OUTDIR/accel says which and why.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -17,11 +19,30 @@ env_file=$1 initrd=$2 outdir=$3 timeout_s=${4:-${BOOT_TIMEOUT:-300}}
 mkdir -p "$outdir"
 rm -f "$outdir/console.log" "$outdir/ktap.log" "$outdir/status"
 
+case " ${BOOT_QEMU_ARGS:-} " in
+*" -icount "*) printf 'tcg\n-icount (a benchmark guest) needs TCG\n' >"$outdir/accel" ;;
+*)
+	if once_per_run accel "$outdir/accel.d" "$MNCOMPAT_TOP/ci/accel.sh" \
+		"$env_file" "$outdir/accel.d" >/dev/null 2>"$outdir/accel.err"; then
+		cp "$outdir/accel.d/accel" "$outdir/accel"
+	else
+		# MNCOMPAT_ACCEL=kvm where KVM does not work: no guest.
+		cat "$outdir/accel.err" >&2
+		printf 'none\n%s\n' "$(cat "$outdir/accel.err")" >"$outdir/accel"
+		echo kvm-unusable >"$outdir/status"
+		echo 0.000 >"$outdir/boot-seconds"
+		exit 0
+	fi
+	rm -rf "$outdir/accel.d" "$outdir/accel.err"
+	;;
+esac
+accel=$(head -n 1 "$outdir/accel")
+
 start=$(date +%s%N)
 set +e
 # shellcheck disable=SC2086 # BOOT_QEMU_ARGS is a list of arguments
 timeout -k 5 "$timeout_s" qemu-system-x86_64 \
-	-nodefaults -display none -no-reboot -machine pc,accel=tcg \
+	-nodefaults -display none -no-reboot -machine "pc,accel=$accel" \
 	-smp 2,sockets=2,cores=1,threads=1 -m 1G \
 	-object memory-backend-ram,id=mem0,size=512M \
 	-object memory-backend-ram,id=mem1,size=512M \

@@ -3,7 +3,15 @@
 # Common helpers for the ci/ scripts. Source it; do not run it.
 
 MNCOMPAT_TOP=$(cd "$(dirname "$0")/.." && pwd)
-MNCOMPAT_CACHE=${MNCOMPAT_CACHE:-/var/cache/mncompat}
+# Kernels and other downloads: root's in /var/cache, anyone else's in the
+# user's XDG cache.
+if [ -z "${MNCOMPAT_CACHE:-}" ]; then
+	if [ "$(id -u)" = 0 ]; then
+		MNCOMPAT_CACHE=/var/cache/mncompat
+	else
+		MNCOMPAT_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/mncompat
+	fi
+fi
 KERNELS_LIST=${KERNELS_LIST:-$MNCOMPAT_TOP/ci/kernels.list}
 JOBS=${JOBS:-$(nproc)}
 
@@ -18,8 +26,9 @@ log() {
 
 # write_kernel_env NAME KIND VERSION RELEASE KDIR KSRC KMODDIR VMLINUZ [LACKS]:
 # write NAME's env file, the kernel's handle (KEY=VALUE lines, sourced by
-# the scripts, read by results.py), in one step, with KERNEL_APPEND from
-# the environment (the kernels.list row's boot arguments); print its path.
+# the scripts, read by results.py), in one step, with KERNEL_APPEND and
+# KERNEL_PATCHES from the environment (the kernels.list row's boot
+# arguments and kernel-patches series, or -); print its path.
 write_kernel_env() {
 	wke_file=$MNCOMPAT_CACHE/kernels/$1.env
 	mkdir -p "$MNCOMPAT_CACHE/kernels"
@@ -33,6 +42,7 @@ KDIR=$5
 KSRC=$6
 KMODDIR=$7
 KERNEL_APPEND='${KERNEL_APPEND:-}'
+KERNEL_PATCHES=${KERNEL_PATCHES:--}
 VMLINUZ=$8
 EOT
 		[ $# -lt 9 ] || echo "KERNEL_LACKS='$9'"
@@ -85,13 +95,6 @@ run_with_progress() {
 		tail -n 30 "$_log" >&2
 		die "$_label failed, full log: $_log"
 	}
-}
-
-# suite_runs_on SUITE_FILE KERNEL: does the suite's "kernels" line (none:
-# every kernel) name KERNEL?
-suite_runs_on() {
-	awk -v k="$2" '$1 == "kernels" { limited = 1; for (i = 2; i <= NF; i++) if ($i == k) found = 1 }
-		END { exit limited && !found }' "$1"
 }
 
 # once_per_run KEY OUT CMD...: run CMD, which fills the directory OUT, once

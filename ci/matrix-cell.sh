@@ -45,6 +45,11 @@ for s; do
 	elif ! "$MNCOMPAT_TOP/ci/stage-suite.sh" "$env_file" "$s" \
 		"$results/$k/$suite" >>"$log" 2>&1; then
 		harness_row "$suite" "ci/stage-suite.sh failed: $(grep '^error:' "$log" | tail -n 1)"
+	elif [ ! -d "$results/$k/$suite" ]; then
+		# Not for this kernel (its needs lines): "SUITE<TAB>WHY<TAB>KERNEL".
+		printf '%s\t%s\t%s\n' "$suite" "$("$MNCOMPAT_TOP/ci/suite-needs.sh" \
+			"$s" "$results/$k/properties" | tr '\n' ';' | sed 's/;$//')" "$k" \
+			>>"$results/$k/not-run.tsv"
 	else
 		dirs="$dirs $results/$k/$suite"
 	fi
@@ -61,6 +66,7 @@ fi
 for s; do
 	suite=$(basename "$s" .suite)
 	dir=$results/$k/$suite
+	[ -d "$dir" ] || continue
 	tsv=$dir/results.tsv
 	if harness=$(awk -F '\t' '$3 ~ /\/harness$/ { print $5; f = 1; exit }
 		END { exit !f }' "$tsv"); then
@@ -78,8 +84,11 @@ for s; do
 		summary=$(awk -F '\t' '$4 == "pass" { p++ } $4 != "pass" { f++ }
 			END { printf "%d pass, %d not pass", p, f }' "$tsv")
 	fi
+	[ ! -s "$dir/kernel-warnings.log" ] ||
+		summary="$summary; $(wc -l <"$dir/kernel-warnings.log") warnings of the kernel's own headers (kernel-warnings.log)"
 	secs=$(cat "$dir/build-seconds" "$dir/boot-seconds" 2>/dev/null |
 		awk '{ t += $1 } END { printf "%.1f", t }')
-	echo "  $k/$suite: $summary (${secs}s)" >"$run/summary/$k/$suite"
-	log "$k/$suite: $summary (${secs}s)"
+	accel=$(head -n 1 "$dir/accel" 2>/dev/null) || accel=""
+	echo "  $k/$suite: $summary (${secs}s${accel:+, $accel})" >"$run/summary/$k/$suite"
+	log "$k/$suite: $summary (${secs}s${accel:+, $accel})"
 done

@@ -3,11 +3,12 @@
 # Usage: ci/matrix.sh [--selftests] [--expect FILE] SUITE_FILE...
 # The matrix runner (make matrix, make test, the driver front end): prepare
 # every kernel of $KERNELS (default: all of ci/kernels.list), run each
-# suite on every kernel its "kernels" line allows, print one line per suite
-# run and the report (ci/report.py: text matrix, slowest runs, report
-# files), and exit non-zero on any unexpected result.
+# suite on every kernel that has what its "needs" lines ask for (checked
+# once the kernel is prepared: ci/kernel-properties.sh, ci/suite-needs.sh),
+# print one line per suite run and the report (ci/report.py: text matrix,
+# slowest runs, report files), and exit non-zero on any unexpected result.
 #   --selftests    add the harness self-tests: bare, clean, fail, warn and
-#                  hang on the first kernel, leak on the kernels it names
+#                  hang on the first kernel, leak where kmemleak is on
 #   --expect FILE  judge with FILE instead of ci/expectations
 # Results go to $MNCOMPAT_OUT/results (the previous ones go first), the
 # run's logs, plan and per-run build cache to $MNCOMPAT_OUT/run.
@@ -22,7 +23,8 @@
 # only builds that several runs of this matrix run share (a module for
 # one kernel and build options, a conversion, a guest test) are done once.
 # A kernel that cannot be prepared or a suite the harness refuses gives
-# that suite run a failing "harness" row; the others still run.
+# that suite run a failing "harness" row; the others still run. Guests run
+# under KVM where it works, else TCG (MNCOMPAT_ACCEL, ci/accel.sh).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -44,6 +46,17 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -r "$expect" ] || die "no expectations file '$expect'"
+# The guests' accelerator (ci/accel.sh): a wrong MNCOMPAT_ACCEL, or kvm
+# without a /dev/kvm this user can open, stops here; whether KVM really
+# runs a guest is probed at the first boot.
+case ${MNCOMPAT_ACCEL:-auto} in
+tcg | auto) ;;
+kvm)
+	(: <>/dev/kvm) 2>/dev/null ||
+		die "MNCOMPAT_ACCEL=kvm, but /dev/kvm cannot be opened read-write by uid $(id -u); unset MNCOMPAT_ACCEL (or set it to tcg) to run under TCG"
+	;;
+*) die "MNCOMPAT_ACCEL='$MNCOMPAT_ACCEL': give kvm, tcg or auto" ;;
+esac
 kernels=$(selected_kernels)
 [ -n "$(echo "$kernels" | tr -d ' ')" ] || die "KERNELS selects no kernel"
 # shellcheck disable=SC2086
@@ -67,7 +80,10 @@ mkdir -p "$results" "$run/env" "$run/log" "$run/summary"
 hints=$MNCOMPAT_CACHE/suite-seconds
 start=$(date +%s)
 
-# The suite runs, "kernel boot_group cost suite_file" a line. Suites of a
+# The suite runs, "kernel boot_group cost suite_file" a line: every suite
+# on every kernel, as a kernel's properties are known only once it is
+# prepared; ci/stage-suite.sh then leaves out a suite whose needs the
+# kernel does not meet (its boot goes on with the others). Suites of a
 # kernel that share their qemu and append lines share one boot, unless a
 # suite says "alone" or takes more than the default 300 s timeout.
 first=${kernels%% *}
@@ -78,7 +94,6 @@ for k in $kernels; do
 	for s in $suites $(for x in $extra; do
 		echo "$MNCOMPAT_TOP/ci/selftest/$x.suite"
 	done); do
-		suite_runs_on "$s" "$k" || continue
 		name=$(basename "$s" .suite)
 		cost=$(awk -v k="$k" -v s="$name" '$1 == k && $2 == s { print $3; exit }' \
 			"$hints" 2>/dev/null || true)
@@ -131,7 +146,7 @@ awk '{ key = $1 " " $2; if (!(key in cost)) order[n++] = key
 } >"$run/plan.mk"
 
 jobs=${MATRIX_JOBS:-$(nproc)}
-log "matrix: $(wc -l <"$run/suites") suite runs in $(wc -l <"$run/boots") boots on $(echo "$kernels" | wc -w) kernel(s), $jobs at a time"
+log "matrix: up to $(wc -l <"$run/suites") suite runs (as their needs allow) in $(wc -l <"$run/boots") boots on $(echo "$kernels" | wc -w) kernel(s), $jobs at a time"
 MNCOMPAT_RUN_CACHE=$run/cache
 export MNCOMPAT_RUN_CACHE
 # The steps write failing rows for what fails in them; a step that fails
@@ -145,6 +160,12 @@ for k in $kernels; do
 	cat "$run/summary/$k"/* 2>/dev/null || true
 done
 echo
+echo "suites not for a kernel (their needs lines; KERNEL/not-run.tsv):"
+for k in $kernels; do
+	[ ! -s "$results/$k/not-run.tsv" ] ||
+		echo "  $k: $(cut -f 1 "$results/$k/not-run.tsv" | sort | tr '\n' ' ')"
+done
+echo
 echo "compat macros set per kernel (compat/configure.sh):"
 for k in $kernels; do
 	h=$results/$k/compat/mncompat_config.h
@@ -153,14 +174,19 @@ for k in $kernels; do
 		tr '\n' ' ')"
 done
 
-# This run's seconds per suite run: the next run's scheduling hints.
+# This run's seconds per suite run: the next run's scheduling hints (0 for
+# a suite that was not for its kernel).
 mkdir -p "$MNCOMPAT_CACHE"
-for d in "$results"/*/*/; do
-	[ -e "$d/results.tsv" ] || continue
-	k=$(basename "$(dirname "$d")") s=$(basename "$d")
-	echo "$k $s $(cat "$d/build-seconds" "$d/boot-seconds" 2>/dev/null |
-		awk '{ t += $1 } END { printf "%d", t + 0.5 }')"
-done | cat - "$hints" 2>/dev/null | awk '!seen[$1 " " $2]++' >"$hints.tmp$$" &&
+{
+	for d in "$results"/*/*/; do
+		[ -e "$d/results.tsv" ] || continue
+		k=$(basename "$(dirname "$d")") s=$(basename "$d")
+		echo "$k $s $(cat "$d/build-seconds" "$d/boot-seconds" 2>/dev/null |
+			awk '{ t += $1 } END { printf "%d", t + 0.5 }')"
+	done
+	cat "$results"/*/not-run.tsv 2>/dev/null |
+		awk -F '\t' '{ print $3, $1, 0 }'
+} | cat - "$hints" 2>/dev/null | awk '!seen[$1 " " $2]++' >"$hints.tmp$$" &&
 	mv "$hints.tmp$$" "$hints"
 
 echo

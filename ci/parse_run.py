@@ -114,6 +114,10 @@ def parse(status, ktap, console, plan_text, complete, reached_init):
 
     if complete:
         rows.append(("boot", "pass", "done"))
+    elif status == "kvm-unusable":
+        rows.append(("boot", "fail", "not booted: MNCOMPAT_ACCEL=kvm, but "
+                     "KVM is unusable here (/dev/kvm; see the accelerator "
+                     "line of the report)"))
     elif not reached_init:
         rows.append(("boot", "timeout" if timed_out else "fail",
                      "never reached init"))
@@ -198,6 +202,8 @@ def main():
         write(os.path.join(sdir, "console.log"), suite_console)
         write(os.path.join(sdir, "status"),
               ("done" if complete else status) + "\n")
+        write(os.path.join(sdir, "accel"),
+              read(os.path.join(bootdir, "accel")))
         if own[name] is not None:
             write(os.path.join(sdir, "test-seconds"), f"{own[name]:.3f}\n")
         if share is not None:

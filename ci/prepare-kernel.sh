@@ -17,7 +17,10 @@ for name in "$@"; do
 	set -- $line
 	# Boot arguments of the row (6th column) go to the env file.
 	KERNEL_APPEND=$(echo "${6:--}" | sed 's/^-$//' | tr ',' ' ')
-	export KERNEL_APPEND
+	# The kernel-patches series of a source row (5th column) too.
+	KERNEL_PATCHES=-
+	[ "$2" != src ] || KERNEL_PATCHES=${5:--}
+	export KERNEL_APPEND KERNEL_PATCHES
 	case $2 in
 	deb) "$MNCOMPAT_TOP/ci/get-deb-kernel.sh" "$name" "$3" ;;
 	src) "$MNCOMPAT_TOP/ci/build-src-kernel.sh" "$name" "$3" "$4" "$5" ;;

@@ -3,8 +3,8 @@
 
 Tables: tests x kernels (cell text = the text matrix's label, colour by
 class: pass, xfail (expected non-pass, seen), skip, unexpected, none);
-per suite and kernel the build, guest and test seconds and guest status; the
-compat macros each kernel got. Links go to RESULTS_DIR/<kernel>/console.log,
+per suite and kernel the build, guest and test seconds, guest status and
+accelerator (and why it was chosen); the compat macros each kernel got. Links go to RESULTS_DIR/<kernel>/console.log,
 ktap.tap and each suite's console.log (relative, so the folder can move).
 Inline CSS, no scripts.
 """
@@ -93,6 +93,9 @@ def steps_table(results_dir, cells, kernels):
                 os.path.join(results_dir, k, s, "status")).strip() or \
                 "no boot"
             console = f"{k}/{s}/console.log"
+            accel = results.accel(results_dir, k, s)
+            if accel:
+                status += f", {accel[0]}"
             out.append(
                 f"<td>build {esc(seconds(results_dir, k, s, 'build'))}"
                 f", guest {esc(seconds(results_dir, k, s, 'boot'))}"
@@ -131,8 +134,14 @@ def page(results_dir, cells):
            '<span style="background:#f08a80">unexpected (!)</span></p>',
            "<h2>Tests</h2>"]
     out += matrix_table(cells, kernels, tests)
-    out.append("<h2>Suites: build, guest and test seconds, guest status</h2>")
+    out.append("<h2>Suites: build, guest and test seconds, guest status, "
+               "accelerator</h2>")
     out += steps_table(results_dir, cells, kernels)
+    out.append('<ul id="accel">')
+    for (name, why), n in results.accels(results_dir, cells).items():
+        out.append(f"<li><b>{esc(name)}</b> ({n} suite runs)"
+                   f"{': ' + esc(why) if why else ''}</li>")
+    out.append("</ul>")
     out.append("<h2>Compat macros detected (MNCOMPAT_HAVE_*)</h2>")
     out += compat_list(results_dir, kernels)
     out.append("</body></html>")

@@ -2,12 +2,14 @@
 """The text report of a matrix run (ci/report.py prints it).
 
 The matrix (tests x kernels, cell labels from ci/results.py), one
-"unexpected:" line per unexpected cell, the slowest suite runs with their
+"unexpected:" line per unexpected cell, the warnings of each kernel's own
+headers in module builds (counted, listed), the slowest suite runs with their
 build, guest and test seconds, and last "matrix: N passed, M failed".
 """
 import results
 
 SLOWEST = 10
+KERNEL_WARNINGS = 5
 
 
 def matrix(cells):
@@ -45,6 +47,25 @@ def slowest(results_dir, cells):
     return lines
 
 
+def kernel_warnings(results_dir, cells):
+    """Per kernel, the warnings its own headers gave in module builds:
+    not the drivers' (they did not fail the builds), counted and listed."""
+    lines = []
+    for kernel in results.ordered(c.kernel for c in cells):
+        warnings, suites = results.kernel_warnings(results_dir, kernel)
+        if not warnings:
+            continue
+        if not lines:
+            lines.append("warnings of the kernels' own headers (not the "
+                         "drivers', not failures):")
+        lines.append(f"  {kernel}: {len(warnings)} in {suites} suite(s) "
+                     f"({kernel}/*/kernel-warnings.log)")
+        lines += [f"    {w}" for w in warnings[:KERNEL_WARNINGS]]
+        if len(warnings) > KERNEL_WARNINGS:
+            lines.append(f"    ... {len(warnings) - KERNEL_WARNINGS} more")
+    return lines
+
+
 def report(results_dir, cells):
     """(text, number of unexpected cells)."""
     bad = [c for c in cells if c.unexpected]
@@ -53,6 +74,10 @@ def report(results_dir, cells):
         lines.append(f"unexpected: {c.kernel} {c.test}: {c.result}, "
                      f"expected {c.want}" +
                      (f" ({c.detail})" if c.detail else ""))
+    lines += kernel_warnings(results_dir, cells)
+    for (name, why), n in results.accels(results_dir, cells).items():
+        lines.append(f"guest accelerator: {name} ({n} suite runs)" +
+                     (f": {why}" if why else ""))
     lines += slowest(results_dir, cells)
     lines.append(f"matrix: {len(cells) - len(bad)} passed, {len(bad)} failed")
     return "\n".join(lines) + "\n", len(bad)

@@ -5,13 +5,17 @@ results.tsv files and ci/expectations (ci/report.py and its writers use it).
 EXPECTATIONS has lines "KERNEL_GLOB TEST_GLOB RESULT [why]"; the first line
 that matches a (kernel, test) gives the expected result, else "pass". A
 kernel whose row says it lacks a feature (lacks=..., ci/lacks.list) is
-expected to skip that feature's tests, before any EXPECTATIONS line. A cell
+expected to skip that feature's tests, before any EXPECTATIONS line. A
+test that skips because the kernel predates an API it names, as "no API
+(X.Y+)", is expected to skip on a kernel whose release is older than X.Y,
+whatever the other lines say (it cannot run there). A cell
 whose result differs from its expectation is unexpected (label "fail!"); one
 that is expected to be something else than pass and is, is labelled
 "xfail", "xsplat", "xtimeout".
 """
 import fnmatch
 import os
+import re
 import sys
 from collections import namedtuple
 
@@ -63,6 +67,28 @@ def lacks_rules(results_dir, kernels):
     return rules
 
 
+# A guest test that skips because the kernel predates an API says so as
+# "no API (X.Y+)" (mirror.swap_out: "no MADV_PAGEOUT (5.4+) in this
+# kernel"): on a kernel older than X.Y that skip is what is expected.
+API_SKIP = re.compile(r"\bno (\S+) \((\d+)\.(\d+)\+\)")
+RELEASE = re.compile(r"^(\d+)\.(\d+)")
+
+
+def release_of(results_dir, kernel):
+    """(major, minor) of the kernel's release (KERNEL_RELEASE, read from
+    its build tree), or None."""
+    m = RELEASE.match(kernel_env(results_dir, kernel).get("KERNEL_RELEASE",
+                                                          ""))
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def predates_api(release, detail):
+    """Does a skip with this detail name an API newer than release?"""
+    m = API_SKIP.search(detail)
+    return bool(m and release and
+                release < (int(m.group(2)), int(m.group(3))))
+
+
 def expected(rules, kernel, test):
     for kglob, tglob, result in rules:
         if fnmatch.fnmatchcase(kernel, kglob) and \
@@ -100,9 +126,13 @@ def load_cells(expectations, results_dir):
         sys.exit(f"error: no results.tsv rows under {results_dir}")
     rules = lacks_rules(results_dir, ordered(r[0] for r in rows)) + \
         load_expectations(expectations)
+    releases = {k: release_of(results_dir, k) for k in
+                ordered(r[0] for r in rows)}
     cells = []
     for kernel, suite, test, result, detail in rows:
         want = expected(rules, kernel, test)
+        if result == "skip" and predates_api(releases[kernel], detail):
+            want = "skip"
         cells.append(Cell(kernel, suite, test, result, detail, want,
                           label(result, want), result != want))
     return cells
@@ -130,6 +160,41 @@ def seconds(results_dir, kernel, suite, what):
         return float(text)
     except ValueError:
         return None
+
+
+def kernel_warnings(results_dir, kernel):
+    """The warnings of the kernel's own headers its module builds gave
+    (ci/build-module.sh; each suite's kernel-warnings.log, "MODULE: LINE"):
+    (distinct warning lines, in first-seen order, number of suites)."""
+    lines, suites = [], 0
+    kdir = os.path.join(results_dir, kernel)
+    for suite in sorted(os.listdir(kdir)) if os.path.isdir(kdir) else []:
+        text = read_text(os.path.join(kdir, suite, "kernel-warnings.log"))
+        if text.strip():
+            suites += 1
+        for line in text.splitlines():
+            lines.append(line.split(": ", 1)[-1])
+    return ordered(lines), suites
+
+
+def accel(results_dir, kernel, suite):
+    """(accelerator, why) of the suite's guest boot (ci/accel.sh), or None
+    when it did not boot."""
+    lines = read_text(os.path.join(results_dir, kernel, suite,
+                                   "accel")).splitlines()
+    if not lines:
+        return None
+    return lines[0], (lines[1] if len(lines) > 1 else "")
+
+
+def accels(results_dir, cells):
+    """{(accelerator, why): number of suite runs} over the cells' suites."""
+    seen = {}
+    for kernel, suite in ordered((c.kernel, c.suite) for c in cells):
+        a = accel(results_dir, kernel, suite)
+        if a:
+            seen[a] = seen.get(a, 0) + 1
+    return seen
 
 
 def compat_macros(results_dir, kernel):

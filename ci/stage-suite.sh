@@ -7,7 +7,9 @@
 # RESULTS_DIR/staging (plan, modules/, tests/) and write the boot options
 # to RESULTS_DIR/boot.conf, the build seconds to RESULTS_DIR/build-seconds.
 # When a module does not build, RESULTS_DIR/results.tsv gets a failing
-# "build:NAME" row instead and there is nothing to boot. Within a matrix
+# "build:NAME" row instead and there is nothing to boot. Warnings of the
+# kernel's own headers (not the module's) go to
+# RESULTS_DIR/kernel-warnings.log, "MODULE: WARNING" a line. Within a matrix
 # run ($MNCOMPAT_RUN_CACHE, ci/lib.sh once_per_run) a module is built once
 # per kernel and build options, converted once, and a guest test built
 # once, whichever suites use them.
@@ -25,7 +27,14 @@
 #   exec FILE         run FILE in the guest as it is (a static binary or a
 #                     busybox sh script; prints KTAP)
 #   timeout SECONDS   kill the guest after this long (default 300)
-#   kernels NAME...   run on these kernels only (default: every kernel)
+#   needs WORD...     run only on a kernel that has every WORD (no needs
+#                     line: every kernel; several: any one of them will
+#                     do; ci/suite-needs.sh): a property of the kernel
+#                     (ci/kernel-properties.sh: a compat probe that
+#                     compiled, e.g. invalidate_page; a config option set,
+#                     e.g. CONFIG_NUMA; kmemleak on at boot; kind=user;
+#                     recreated, recreated=SERIES of kernel-patches/),
+#                     release>=X.Y, !WORD (it lacks it), A|B (either)
 #   qemu ARGS...      extra QEMU arguments for the boot (e.g. a benchmark's
 #                     -icount shift=0,sleep=off: guest time counts
 #                     instructions, whatever the load of the host)
@@ -48,16 +57,29 @@ suite=$(basename "$suite_file" .suite)
 . "$env_file"
 kernel=$KERNEL_NAME
 [ -r "$suite_file" ] || die "no suite file $suite_file"
-if ! suite_runs_on "$suite_file" "$kernel"; then
-	log "$kernel/$suite: not for this kernel (its kernels line)"
+grep -q '^kernels[[:space:]]' "$suite_file" &&
+	die "$suite_file: a suite says what it needs of a kernel ('needs' lines), not which kernels"
+# One compat probe pass per kernel, shared by its suites; the kernel's
+# properties beside it (ci/kernel-properties.sh), for the needs lines.
+mkdir -p "$(dirname "$rundir")"
+kdir_results=$(cd "$(dirname "$rundir")" && pwd)
+export MNCOMPAT_CONFIG="${MNCOMPAT_CONFIG:-$kdir_results/compat}"
+props=$kdir_results/properties
+"$MNCOMPAT_TOP/ci/kernel-properties.sh" "$env_file" "$MNCOMPAT_CONFIG" \
+	>"$props.tmp$$"
+mv "$props.tmp$$" "$props"
+rc=0
+why=$("$MNCOMPAT_TOP/ci/suite-needs.sh" "$suite_file" "$props") || rc=$?
+[ "$rc" -le 1 ] || exit 1
+if [ "$rc" -eq 1 ]; then
+	# Not for this kernel: nothing is written for the suite.
+	log "$kernel/$suite: not for this kernel ($(echo "$why" | tr '\n' ';' | sed 's/;$//'); its properties: $props)"
 	exit 0
 fi
 
 rm -rf "$rundir"
 mkdir -p "$rundir"
 rundir=$(cd "$rundir" && pwd)
-# One compat probe pass per kernel, shared by its suites.
-export MNCOMPAT_CONFIG="${MNCOMPAT_CONFIG:-$(dirname "$rundir")/compat}"
 staging=$rundir/staging
 mkdir -p "$staging/modules" "$staging/tests"
 : >"$staging/plan"
@@ -152,6 +174,10 @@ while read -r directive arg; do
 			"$dir" "$rundir/build/$name" "$@" \
 			2>"$rundir/build-$name.err"; then
 			cp "$rundir/build/$name/$name.ko" "$staging/modules/"
+			# The kernel's own header warnings (ci/build-module.sh).
+			kw=$rundir/build/$name/kernel-warnings.log
+			[ ! -s "$kw" ] ||
+				sed "s|^|$name: |" "$kw" >>"$rundir/kernel-warnings.log"
 			echo "step insmod:$name insmod /modules/$name.ko" >>"$staging/plan"
 			modules="$name $modules"
 		else
@@ -179,7 +205,7 @@ while read -r directive arg; do
 		wrap="/suite/wrapper "
 		;;
 	timeout) timeout_s=$arg ;;
-	kernels | alone) ;;
+	needs | alone) ;;
 	qemu) qemu_args="$qemu_args $arg" ;;
 	append) append="$append $arg" ;;
 	*) die "$suite_file: unknown directive '$directive'" ;;

@@ -32,6 +32,7 @@ part() {
 }
 
 part style "$MNCOMPAT_TOP/ci/check-style.sh"
+part templates "$MNCOMPAT_TOP/ci/tests/check-templates.sh"
 # The cocci part builds its converted cases against the Debian kernels of
 # the run (downloaded and unpacked into the cache, a minute when cold).
 deb_kernels=$(for k in $(selected_kernels); do
@@ -51,6 +52,8 @@ part kernel-patches "$MNCOMPAT_TOP/kernel-patches/check-series.sh" \
 # their handles, prepared by then.
 # shellcheck disable=SC2046
 part matrix "$MNCOMPAT_TOP/ci/matrix.sh" --selftests $(ls drivers-sample/*/*.suite)
+# Which suites ran on which packaged kernel (their needs lines).
+part cells "$MNCOMPAT_TOP/ci/tests/check-cells.sh" "$out/results"
 env_files=$("$MNCOMPAT_TOP/ci/prepare-kernel.sh")
 # shellcheck disable=SC2086
 part compat "$MNCOMPAT_TOP/compat/tests/run.sh" $env_files
@@ -58,6 +61,7 @@ part compat "$MNCOMPAT_TOP/compat/tests/run.sh" $env_files
 part dkms "$MNCOMPAT_TOP/ci/check-dkms.sh" $env_files
 part driver-matrix "$MNCOMPAT_TOP/ci/tests/check-driver-matrix.sh"
 part user-kernel "$MNCOMPAT_TOP/ci/tests/check-user-kernel.sh"
+part unprivileged "$MNCOMPAT_TOP/ci/tests/check-unprivileged.sh"
 # The report files of the main matrix and of a driver front end run.
 part reports "$MNCOMPAT_TOP/ci/tests/check-reports.sh" "$out/results" \
 	"$out/driver-matrix-tests/shadow/results"

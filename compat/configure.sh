@@ -66,6 +66,17 @@ done
 start=$(now)
 # Failing probes are the point: keep going, then look at which objects exist.
 "$make" -C "$kdir" M="$work" -k -j"$jobs" modules >"$log" 2>&1 || true
+# Warnings the kernel's own headers give (-Werror makes them errors; a
+# kernel before 5.0 with gcc 9+, ...) are no probe's answer: probe again
+# with them left warnings (compat/kbuild-diagnostics.sh). A probe's own
+# errors stay errors.
+no_error=$("$(dirname "$0")/kbuild-diagnostics.sh" --retry-flags "$kdir" "$work" \
+	"$log" || true)
+if [ -n "$no_error" ]; then
+	mv "$log" "$log.werror"
+	"$make" -C "$kdir" M="$work" -k -j"$jobs" KCFLAGS="${KCFLAGS:+$KCFLAGS }$no_error" \
+		modules >"$log" 2>&1 || true
+fi
 end=$(now)
 seconds=$(echo "$start $end" | awk '{ printf "%.1f", $2 - $1 }')
 
@@ -133,6 +144,8 @@ tmp=$outdir/.mncompat_config.h.$$
 	echo " * KDIR: $kdir" | sed 's|\*/|* /|g'
 	echo " * Kernel release: $release"
 	echo " * Probe pass: $built of $total probes compiled in ${seconds}s"
+	[ -z "$no_error" ] ||
+		echo " * With $no_error: the kernel's own headers warn (probe log)"
 	echo " *"
 	for name in $names; do
 		macro=MNCOMPAT_HAVE_$(echo "$name" | tr '[:lower:]' '[:upper:]')

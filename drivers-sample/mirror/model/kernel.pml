@@ -1,29 +1,56 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel: the order in which each generation changes the PTE of A and
- * calls the notifiers. One of
+ * The kernel: the order in which each generation changes the CPU page
+ * table and calls the notifiers, and in what context. One of
  *   GEN_PRE411  migration: invalidate_page after the page-table lock is
  *               dropped (try_to_unmap_one() before c7ab0d2fdc84)
- *   GEN_411     migration: invalidate_page under the lock (4.11-4.12)
+ *   GEN_411     migration: invalidate_page under the lock (4.11-4.12):
+ *               atomic context
  *   GEN_413     migration: range_start, PTE change, secondary-TLB hook,
  *               range_end (369ea8242c0f and on)
- * each with MADV_DONTNEED (the range bracket, every generation), or
+ * each with MADV_DONTNEED (the range bracket, every generation), or with
+ * THP defined, a PMD-mapped THP that is either migrated whole (pre-4.13:
+ * one invalidate_page for the PMD, 4.13+: one range over it) or has its
+ * tail page MADV_DONTNEED'd (the PMD split in its own bracket, then the
+ * tail zapped: a range that partly covers the THP); or
  *   OOM_PRE414  the oom reaper unmaps without notifiers
  *   OOM_414     the reaper skips an mm with notifiers (4d4bbd8526a8)
- *   OOM_419     the reaper unmaps in a non-blocking range (93065ac753e4)
+ *   OOM_416     4.16-4.18 (5ff7091f5a2c): it reaps an mm whose tables all
+ *               carry MMU_INVALIDATE_DOES_NOT_BLOCK, in a range bracket
+ *               that must not block, and skips any other
+ *   OOM_419     the reaper unmaps in a non-blocking range (93065ac753e4):
+ *               a range_start that returns -EAGAIN makes it back off,
+ *               with no range_end
  * each with exit_mmap() after the victim's faults.
+ *
+ * The secondary-TLB hook is called in atomic context wherever it is called
+ * from (under the page-table lock, or from the TLB flush): its contract.
+ * The kernel keeps the pages it unmaps (the mapping's reference moves to
+ * it) until its notifier call returned, then puts them.
  *
  * Mutant: MUTANT_END_BEFORE_PTE  the range bracket calls range_end before
  * it changes the PTE.
  */
 
-/* The PTE change, under the page-table lock; opens a notifier window. */
-inline pte_change(new, changed)
+/*
+ * The CPU page table of slots LO..HI changes to NEW in one step under the
+ * page-table lock (one PTE, or the PMD of a THP); opens a notifier window.
+ */
+inline pte_change(lo, hi, new)
 {
 	atomic {
 		if
-		:: pte != NONE && (new != MIG_ENTRY || IS_PAGE(pte)) ->
-			pte = new;
+		:: pte[lo] != NONE && (new != MIG_ENTRY || IS_PAGE(pte[lo])) ->
+			held[lo] = pte[lo];
+			pte[lo] = new;
+#if NADDR > 1
+			if
+			:: hi > lo ->
+				held[hi] = pte[hi];
+				pte[hi] = new
+			:: else
+			fi;
+#endif
 			unnotified++;
 			changed = true
 		:: else
@@ -31,139 +58,221 @@ inline pte_change(new, changed)
 	}
 }
 
-inline notified(changed)
+/* The notifier call for the change returned: the old pages are put. */
+inline notified()
 {
 	if
-	:: changed -> unnotified--
+	:: changed ->
+		unnotified--;
+		changed = false;
+		if
+		:: IS_PAGE(held[0]) -> put_page(held[0])
+		:: else
+		fi;
+		held[0] = NONE;
+#if NADDR > 1
+		if
+		:: IS_PAGE(held[1]) -> put_page(held[1])
+		:: else
+		fi;
+		held[1] = NONE
+#endif
 	:: else
 	fi
 }
 
+/* The hook in atomic context, when the page-table lock is not held. */
+inline atomic_secondary_tlbs(start, end)
+{
+	preempt_count++;
+	call_secondary_tlbs(start, end);
+	preempt_count--
+}
+
 /*
- * mmu_notifier_invalidate_range_start(); the PTE change; the secondary-TLB
- * hook, from under the lock (ptep_clear_flush_notify()) or after it
- * (range_end's invalidate_range() up to 6.5, the TLB flush from 6.6);
+ * mmu_notifier_invalidate_range_start() (the _nonblock() form where
+ * BLOCKABLE is false: a failure makes the caller back off, with no
+ * range_end); the change of slots LO..HI; the secondary-TLB hook, from
+ * under the lock (ptep_clear_flush_notify()) or after it (range_end's
+ * invalidate_range() up to 6.5, the TLB flush from 6.6);
  * mmu_notifier_invalidate_range_end(). No table has both hook and range
  * callbacks on 6.6+, so where the hook sits against range_end never
  * matters.
  */
-inline range_invalidation(new, changed, hooked)
+inline range_invalidation(lo, hi, new, start, end, blockable)
 {
-#ifndef MUTANT_END_BEFORE_PTE
-	call_range_start(true);
-#else
-	call_range_start(true);
-	call_range_end();
-#endif
-	spin_lock(ptl);
-	pte_change(new, changed);
+	call_range_start(start, end, blockable);
 	if
-	:: call_secondary_tlbs(true); notified(changed); hooked = true
-	:: skip
-	fi;
-	spin_unlock(ptl);
-	if
-	:: !hooked -> call_secondary_tlbs(true); notified(changed)
-	:: else
-	fi;
-#ifndef MUTANT_END_BEFORE_PTE
-	call_range_end()
-#else
-	skip
+	:: ret != 0 -> ret = 0	/* -EAGAIN: back off */
+	:: else ->
+#ifdef MUTANT_END_BEFORE_PTE
+		call_range_end(start, end);
 #endif
+		spin_lock(ptl);
+		pte_change(lo, hi, new);
+		if
+		:: call_secondary_tlbs(start, end); notified(); hooked = true
+		:: skip
+		fi;
+		spin_unlock(ptl);
+		if
+		:: !hooked -> atomic_secondary_tlbs(start, end); notified()
+		:: else -> hooked = false
+		fi;
+#ifndef MUTANT_END_BEFORE_PTE
+		call_range_end(start, end)
+#else
+		skip
+#endif
+	fi
 }
 
-/* remove_migration_ptes(): the new page replaces the migration entry. */
-inline remove_migration_ptes()
+/* remove_migration_ptes(): the new pages replace the migration entries. */
+inline remove_migration_ptes(lo, hi)
 {
 	spin_lock(ptl);
-	if
-	:: pte == MIG_ENTRY -> pte = PAGE_MIGRATED
-	:: else
-	fi;
+	atomic {
+		if
+		:: pte[lo] == MIG_ENTRY ->
+			pte[lo] = PAGE_MIGRATED(lo);
+			page_ref[PAGE_MIGRATED(lo)] = 1
+		:: else
+		fi;
+#if NADDR > 1
+		if
+		:: hi > lo && pte[hi] == MIG_ENTRY ->
+			pte[hi] = PAGE_MIGRATED(hi);
+			page_ref[PAGE_MIGRATED(hi)] = 1
+		:: else
+		fi
+#endif
+	};
 	spin_unlock(ptl)
 }
 
 #ifndef OOM_CONFIG
 /*
- * Migration of the page at A: try_to_unmap_one() (try_to_migrate_one()
- * since 5.14), then remove_migration_ptes().
+ * try_to_unmap_one() (try_to_migrate_one() since 5.14) of slots LO..HI
+ * mapped at ADDRESS, for migration: the generation's order.
  */
-proctype migrate_page()
+inline unmap_for_migration(lo, hi, address, end)
 {
-	bool changed, hooked;
-
 #if defined(GEN_PRE411)
 	spin_lock(ptl);
-	pte_change(MIG_ENTRY, changed);
+	pte_change(lo, hi, MIG_ENTRY);
 	spin_unlock(ptl);
 	if
-	:: changed -> __mncompat_invalidate_page()
+	:: changed -> __mncompat_invalidate_page(address)
 	:: else
 	fi;
-	notified(changed);
+	notified()
 #elif defined(GEN_411)
 	spin_lock(ptl);
-	pte_change(MIG_ENTRY, changed);
+	pte_change(lo, hi, MIG_ENTRY);
 	if
-	:: changed -> __mncompat_invalidate_page()
+	:: changed -> __mncompat_invalidate_page(address)
 	:: else
 	fi;
-	notified(changed);
-	spin_unlock(ptl);
+	notified();
+	spin_unlock(ptl)
 #elif defined(GEN_413)
-	range_invalidation(MIG_ENTRY, changed, hooked);
+	range_invalidation(lo, hi, MIG_ENTRY, address, end, true)
 #else
 #error "define one of GEN_PRE411, GEN_411, GEN_413"
 #endif
-	remove_migration_ptes()
+}
+#endif
+
+#if !defined(OOM_CONFIG) && !defined(THP)
+/* Migration of the page at A, then remove_migration_ptes(). */
+proctype migrate_page()
+{
+	PROCESS_LOCALS;
+
+	unmap_for_migration(0, 0, ADDR(0), ADDR(0) + PAGE_SIZE);
+	remove_migration_ptes(0, 0)
 }
 
 /* MADV_DONTNEED of A: zap_page_range() in its notifier bracket. */
 proctype madvise_dontneed()
 {
-	bool changed, hooked;
+	PROCESS_LOCALS;
 
-	range_invalidation(NONE, changed, hooked)
+	range_invalidation(0, 0, NONE, ADDR(0), ADDR(0) + PAGE_SIZE, true)
 }
+#endif
 
-#else /* OOM_CONFIG */
+#ifdef THP
+/*
+ * One event on the THP at ADDR(0): its migration, or MADV_DONTNEED of its
+ * tail page (zap_pmd_range() splits the PMD first: __split_huge_pmd()
+ * brackets the split, which leaves the same pages mapped).
+ */
+proctype thp_event()
+{
+	PROCESS_LOCALS;
+
+	if
+	:: skip;	/* migration */
+		unmap_for_migration(0, 1, ADDR(0), ADDR(0) + HPAGE_PMD_SIZE);
+		remove_migration_ptes(0, 1)
+	:: skip;	/* MADV_DONTNEED of the tail */
+		call_range_start(ADDR(0), ADDR(0) + HPAGE_PMD_SIZE, true);
+		call_range_end(ADDR(0), ADDR(0) + HPAGE_PMD_SIZE);
+		range_invalidation(1, 1, NONE, ADDR(1), ADDR(1) + PAGE_SIZE,
+				   true)
+	fi
+}
+#endif
+
+#ifdef OOM_CONFIG
 /* The oom reaper on the victim's mm: __oom_reap_task_mm(). */
 proctype oom_reaper()
 {
-	bool changed, hooked;
+	PROCESS_LOCALS;
 
 #if defined(OOM_PRE414)
 	/* unmap_page_range() and tlb_finish_mmu(), no notifier call */
 	spin_lock(ptl);
-	pte_change(NONE, changed);
+	pte_change(0, 0, NONE);
 	spin_unlock(ptl);
-	notified(changed);
+	notified();
 #elif defined(OOM_414)
 	/* mm_has_notifiers(): back off, exit_mmap() frees the mm */
 	skip;
-#elif defined(OOM_419)
-	/* mmu_notifier_invalidate_range_start_nonblock(): mirror never blocks */
-	range_invalidation(NONE, changed, hooked);
+#elif defined(OOM_416)
+	/* mm_has_blockable_invalidate_notifiers(): every table must promise */
+#if TABLE_DOES_NOT_BLOCK
+	nonblocking = true;
+	range_invalidation(0, 0, NONE, ADDR(0), ADDR(0) + PAGE_SIZE, true);
+	nonblocking = false;
 #else
-#error "define one of OOM_PRE414, OOM_414, OOM_419"
+	skip;
+#endif
+#elif defined(OOM_419)
+	/* mmu_notifier_invalidate_range_start_nonblock() */
+	nonblocking = true;
+	range_invalidation(0, 0, NONE, ADDR(0), ADDR(0) + PAGE_SIZE, false);
+	nonblocking = false;
+#else
+#error "define one of OOM_PRE414, OOM_414, OOM_416, OOM_419"
 #endif
 	reaper_done = true
 }
 
 /*
  * exit_mmap() once the victim's threads are gone: mmu_notifier_release()
- * calls mirror_release() and unhooks the device, then the unmap.
+ * calls the table's release and unhooks the device, then the unmap.
  */
 proctype exit_mmap()
 {
-	bool changed;
+	PROCESS_LOCALS;
 
-	faults_done == 2 && reaper_done;
-	mirror_release();
+	faults_done == NFAULTS && reaper_done;
+	call_release();
 	spin_lock(ptl);
-	pte_change(NONE, changed);
+	pte_change(0, 0, NONE);
 	spin_unlock(ptl);
-	notified(changed)
+	notified()
 }
 #endif /* OOM_CONFIG */

@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The notifier glue: drivers-sample/mirror/mirror_notifier.c and the table
- * MNCOMPAT_MMU_NOTIFIER_OPS (compat/include/mncompat/mmu_notifier.h)
- * builds from it. The device registers one of
+ * The notifier glue: drivers-sample/mirror/mirror_notifier.c and the tables
+ * and trampolines MNCOMPAT_MMU_NOTIFIER_OPS (compat/include/mncompat/
+ * mmu_notifier.h) builds from it on each kernel generation. The device
+ * registers one of
  *   DEVICE_RANGE      mirror_range_ops: range_start and range_end
  *   DEVICE_TLB        mirror_tlb_ops (MIRROR_TLB_ONLY=1 makes
  *                     mirror_notifier_ops() pick it): the secondary-TLB
  *                     hook only
- *   DEVICE_MAY_SLEEP  the same three callbacks in one table with
- *                     MNCOMPAT_RANGE_START_MAY_SLEEP, which compat allows
- *                     (on 6.6+ __MNCOMPAT_TLBS_FIELD leaves the hook out of
- *                     such a table, which makes it DEVICE_RANGE)
+ *   DEVICE_MAY_SLEEP  mirror_may_sleep_ops (model/may_sleep_glue.c): range
+ *                     callbacks that take a mutex (range_start returns
+ *                     -EAGAIN on a range that must not block) and the hook,
+ *                     with MNCOMPAT_RANGE_START_MAY_SLEEP (on 6.6+ compat
+ *                     leaves the hook out of such a table: range callbacks
+ *                     alone, the protocol DEVICE_RANGE checks)
  *
  * Mutants:
  *   MUTANT_EMPTY_RANGE        the invalidate_page trampoline delivers
@@ -21,100 +24,245 @@
  *                             MNCOMPAT_NO_INVALIDATE_PAGE_TRAMPOLINE: the
  *                             kernel's invalidate_page reaches no callback
  *                             (B2; the mirror-no-trampoline suite)
+ *   MUTANT_TRAMPOLINE_SLEEPS  the trampoline calls a may-sleep table's
+ *                             range callbacks, with a blockable range (B1:
+ *                             a sleeping callback reached from
+ *                             invalidate_page)
+ *   MUTANT_PAGE_SIZE_END      __mncompat_invalidate_page_end() always ends
+ *                             the range one page on (B3: 4 KiB assumed)
+ *   MUTANT_FLAGS_IGNORE_MAY_SLEEP  compat's 4.16-4.19 flags field gives
+ *                             every table MMU_INVALIDATE_DOES_NOT_BLOCK
+ *   MUTANT_EAGAIN_AFTER_BEGIN the may-sleep range_start counts the
+ *                             invalidation in, then returns -EAGAIN
  */
+/* C(no-sleep): #define MNCOMPAT_RANGE_START_MAY_SLEEP 1 */
+/* C(unmodelled: a benchmark knob, 0 outside MIRROR_BENCH builds): #define MIRROR_BENCH_SLOW_COMPAT 0 */
+
 #if defined(DEVICE_RANGE)
-#define HAS_RANGE	1
+/* C mirror_notifier_ops[default](coherence): const struct mmu_notifier_ops *mirror_notifier_ops(void) { return &mirror_range_ops; } */
+/* C mirror_range_ops(coherence): static const struct mmu_notifier_ops mirror_range_ops = { .release = mirror_release, */
+#define HAS_RANGE	1	/* C mirror_range_ops[<5.0](coherence): .invalidate_range_start = mirror_range_ops__mncompat_range_start, .invalidate_range_end = mirror_range_ops__mncompat_range_end, */
+	/* C mirror_range_ops[>=5.0](coherence): .invalidate_range_start = mirror_invalidate_range_start, .invalidate_range_end = mirror_invalidate_range_end, */
 #define HAS_TLBS	0
 #define MAY_SLEEP	0
+#define HAS_INVALIDATE_PAGE_TRAMPOLINE 1	/* C mirror_range_ops[<4.13](coherence): .invalidate_page = mirror_range_ops__mncompat_invalidate_page, */
+#define TABLE_DOES_NOT_BLOCK 1	/* C mirror_range_ops[4.16-4.19](no-sleep): .flags = MMU_INVALIDATE_DOES_NOT_BLOCK, */
+	/* C mirror_range_ops(coherence): }; */
+/* C mirror_range_ops__mncompat_desc(coherence): static const struct mncompat_mmu_notifier_desc __maybe_unused mirror_range_ops__mncompat_desc = { .release = mirror_release, .invalidate_range_start = mirror_invalidate_range_start, .invalidate_range_end = mirror_invalidate_range_end, .invalidate_secondary_tlbs = NULL, .flags = 0 }; */
+#define DESC_FLAGS	0
+
 #elif defined(DEVICE_TLB)
+/* C mirror_notifier_ops[tlb-only](coherence): const struct mmu_notifier_ops *mirror_notifier_ops(void) { return &mirror_tlb_ops; } */
+/* C mirror_tlb_ops(coherence): static const struct mmu_notifier_ops mirror_tlb_ops = { .release = mirror_release, */
 #define HAS_RANGE	0
-#define HAS_TLBS	1
+#define HAS_TLBS	1	/* C mirror_tlb_ops[<6.6](coherence): .invalidate_range = mirror_invalidate_secondary_tlbs, */
+	/* C mirror_tlb_ops[>=6.6](coherence): .arch_invalidate_secondary_tlbs = mirror_invalidate_secondary_tlbs, */
 #define MAY_SLEEP	0
+#define HAS_INVALIDATE_PAGE_TRAMPOLINE 1	/* C mirror_tlb_ops[<4.13](coherence): .invalidate_page = mirror_tlb_ops__mncompat_invalidate_page, */
+#define TABLE_DOES_NOT_BLOCK 1	/* C mirror_tlb_ops[4.16-4.19](no-sleep): .flags = MMU_INVALIDATE_DOES_NOT_BLOCK, */
+	/* C mirror_tlb_ops(coherence): }; */
+/* C mirror_tlb_ops__mncompat_desc(coherence): static const struct mncompat_mmu_notifier_desc __maybe_unused mirror_tlb_ops__mncompat_desc = { .release = mirror_release, .invalidate_range_start = NULL, .invalidate_range_end = NULL, .invalidate_secondary_tlbs = mirror_invalidate_secondary_tlbs, .flags = 0 }; */
+#define DESC_FLAGS	0
+
 #elif defined(DEVICE_MAY_SLEEP)
-#define HAS_RANGE	1
-#define HAS_TLBS	1
+/* C mirror_may_sleep_notifier_ops(coherence): const struct mmu_notifier_ops *mirror_may_sleep_notifier_ops(void) { return &mirror_may_sleep_ops; } */
+#ifdef MUTANT_FLAGS_IGNORE_MAY_SLEEP
+#define MAY_SLEEP_TABLE_FLAGS	1
+#else
+#define MAY_SLEEP_TABLE_FLAGS	0
+#endif
+/* No .flags on 4.16-4.19: the oom reaper leaves the mm alone. */
+/*
+ * C mirror_may_sleep_ops(no-sleep, coherence): static const struct
+ * mmu_notifier_ops mirror_may_sleep_ops = { .release = mirror_sleepy_release,
+ */
+#define TABLE_DOES_NOT_BLOCK	MAY_SLEEP_TABLE_FLAGS
+#define HAS_RANGE	1	/* C mirror_may_sleep_ops[<5.0](coherence): .invalidate_range_start = mirror_may_sleep_ops__mncompat_range_start, .invalidate_range_end = mirror_may_sleep_ops__mncompat_range_end, */
+	/* C mirror_may_sleep_ops[>=5.0](coherence): .invalidate_range_start = mirror_sleepy_range_start, .invalidate_range_end = mirror_sleepy_range_end, */
+#define HAS_TLBS	1	/* C mirror_may_sleep_ops[<6.6](coherence): .invalidate_range = mirror_sleepy_secondary_tlbs, */
 #define MAY_SLEEP	1
+#define HAS_INVALIDATE_PAGE_TRAMPOLINE 1	/* C mirror_may_sleep_ops[<4.13](coherence): .invalidate_page = mirror_may_sleep_ops__mncompat_invalidate_page, }; */
+	/* C mirror_may_sleep_ops[>=4.13](coherence): }; */
+/* C mirror_may_sleep_ops__mncompat_desc(coherence, no-sleep): static const struct mncompat_mmu_notifier_desc __maybe_unused mirror_may_sleep_ops__mncompat_desc = { .release = mirror_sleepy_release, .invalidate_range_start = mirror_sleepy_range_start, .invalidate_range_end = mirror_sleepy_range_end, .invalidate_secondary_tlbs = mirror_sleepy_secondary_tlbs, .flags = MNCOMPAT_RANGE_START_MAY_SLEEP }; */
+#define DESC_FLAGS	MNCOMPAT_RANGE_START_MAY_SLEEP
+
 #else
 #error "define DEVICE_RANGE, DEVICE_TLB or DEVICE_MAY_SLEEP"
 #endif
+#define MNCOMPAT_RANGE_START_MAY_SLEEP	1
 
 /* mirror_invalidate_range_start() */
-inline mirror_invalidate_range_start(covers)
+inline mirror_invalidate_range_start(start, end)	/* C(coherence): static int mirror_invalidate_range_start(struct mmu_notifier *mn, const struct mmu_notifier_range *range) { */
 {
-	mirror_invalidate_begin(covers)
+	/* C(unmodelled: a benchmark knob): if (MIRROR_BENCH_SLOW_COMPAT) udelay(10); */
+	mirror_invalidate_begin(start, end);	/* C(coherence): mirror_invalidate_begin(to_mirror(mn), range->start, range->end); */
+	ret = 0	/* C(coherence): return 0; } */
 }
 
 /* mirror_invalidate_range_end() */
-inline mirror_invalidate_range_end()
+inline mirror_invalidate_range_end(start, end)	/* C(deadlock): static void mirror_invalidate_range_end(struct mmu_notifier *mn, const struct mmu_notifier_range *range) { */
 {
-	mirror_invalidate_end()
+	mirror_invalidate_end(start, end)	/* C(deadlock): mirror_invalidate_end(to_mirror(mn), range->start, range->end); } */
 }
 
 /* mirror_invalidate_secondary_tlbs() */
-inline mirror_invalidate_secondary_tlbs(covers)
+inline mirror_invalidate_secondary_tlbs(start, end)	/* C(coherence): static void mirror_invalidate_secondary_tlbs(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end) { */
 {
-	mirror_invalidate(covers)
+	mirror_invalidate(start, end)	/* C(coherence): mirror_invalidate(to_mirror(mn), MIRROR_CB_SECONDARY_TLBS, start, end); } */
 }
 
 /* mirror_release() */
-inline mirror_release()
+inline mirror_release()	/* C(coherence): static void mirror_release(struct mmu_notifier *mn, struct mm_struct *mm) { */
 {
-	mirror_release_all()
+	mirror_release_all()	/* C(coherence): mirror_release_all(to_mirror(mn)); } */
+}
+
+/* The may-sleep glue, model/may_sleep_glue.c. */
+inline mirror_sleepy_range_start(start, end, blockable)	/* C(no-sleep): static int mirror_sleepy_range_start(struct mmu_notifier *mn, const struct mmu_notifier_range *range) { */
+{
+	/* C(unmodelled: the model has one device): struct mirror_file *mf = to_mirror(mn); */
+	/* C mncompat_range_blockable[<5.2](no-sleep): static inline bool mncompat_range_blockable(const struct mmu_notifier_range *range) { return range->blockable; } */
+	/* C mncompat_range_blockable[>=5.2](no-sleep): static inline bool mncompat_range_blockable(const struct mmu_notifier_range *range) { return mmu_notifier_range_blockable(range); } */
+	if
+#ifdef MUTANT_EAGAIN_AFTER_BEGIN
+	:: !blockable -> mirror_invalidate_begin(start, end); ret = EAGAIN
+#else
+	:: !blockable -> ret = EAGAIN	/* C(no-sleep, deadlock): if (!mncompat_range_blockable(range)) return -EAGAIN; */
+#endif
+	:: else ->
+		mutex_lock(sleep_lock);	/* C(no-sleep): mutex_lock(&mf->sleep_lock); */
+		mirror_invalidate_begin(start, end);	/* C(coherence): mirror_invalidate_begin(mf, range->start, range->end); */
+		mutex_unlock(sleep_lock);	/* C(no-sleep): mutex_unlock(&mf->sleep_lock); */
+		ret = 0	/* C(coherence): return 0; } */
+	fi
+}
+
+inline mirror_sleepy_range_end(start, end)	/* C(no-sleep, deadlock): static void mirror_sleepy_range_end(struct mmu_notifier *mn, const struct mmu_notifier_range *range) { */
+{
+	/* C(unmodelled: the model has one device): struct mirror_file *mf = to_mirror(mn); */
+	mutex_lock(sleep_lock);	/* C(no-sleep): mutex_lock(&mf->sleep_lock); */
+	mirror_invalidate_end(start, end);	/* C(deadlock): mirror_invalidate_end(mf, range->start, range->end); */
+	mutex_unlock(sleep_lock)	/* C(no-sleep): mutex_unlock(&mf->sleep_lock); } */
+}
+
+inline mirror_sleepy_secondary_tlbs(start, end)	/* C(coherence): static void mirror_sleepy_secondary_tlbs(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end) { */
+{
+	mirror_invalidate(start, end)	/* C(coherence): mirror_invalidate(to_mirror(mn), MIRROR_CB_SECONDARY_TLBS, start, end); } */
+}
+
+inline mirror_sleepy_release()	/* C(coherence): static void mirror_sleepy_release(struct mmu_notifier *mn, struct mm_struct *mm) { */
+{
+	mirror_release_all()	/* C(coherence): mirror_release_all(to_mirror(mn)); } */
 }
 
 /*
- * The kernel calls the table (mirror_range_ops or mirror_tlb_ops, as
- * mirror_notifier_ops() picks): a NULL callback is not called.
+ * The kernel calls the table: ops->invalidate_range_start (compat's
+ * trampoline before 5.0, which builds the range), ops->invalidate_range_end,
+ * the secondary-TLB hook, ops->release. A NULL callback is not called, and
+ * range_start's result is 0 where there is none. BLOCKABLE is what the
+ * range says: false only in the 4.19+ oom reaper's range; before 4.19
+ * compat's trampoline says true, whatever the caller.
  */
-inline call_range_start(covers)
+inline call_range_start(start, end, blockable)
 {
-#if HAS_RANGE
-	mirror_invalidate_range_start(covers)
+	/* C OPS__mncompat_range_start[<4.19](coherence): static void __maybe_unused OPS__mncompat_range_start(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start_, unsigned long end_) { const struct mmu_notifier_range range = { .mm = mm, .start = start_, .end = end_, .blockable = true }; __mncompat_range_start_nofail(&OPS__mncompat_desc, mn, &range); } */
+	/* C OPS__mncompat_range_start[4.19-4.20](coherence, no-sleep): static int __maybe_unused OPS__mncompat_range_start(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start_, unsigned long end_, bool blockable) { const struct mmu_notifier_range range = { .mm = mm, .start = start_, .end = end_, .blockable = blockable }; return OPS__mncompat_desc.invalidate_range_start(mn, &range); } */
+#if HAS_RANGE && !MAY_SLEEP
+	mirror_invalidate_range_start(start, end)
+#elif HAS_RANGE
+	mirror_sleepy_range_start(start, end, blockable)
+#else
+	ret = 0
+#endif
+}
+
+inline call_range_end(start, end)
+{
+	/* C OPS__mncompat_range_end[<5.0](deadlock): static void __maybe_unused OPS__mncompat_range_end(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start_, unsigned long end_) { const struct mmu_notifier_range range = { .mm = mm, .start = start_, .end = end_, .blockable = true }; OPS__mncompat_desc.invalidate_range_end(mn, &range); } */
+#if HAS_RANGE && !MAY_SLEEP
+	mirror_invalidate_range_end(start, end)
+#elif HAS_RANGE
+	mirror_sleepy_range_end(start, end)
 #else
 	skip
 #endif
 }
 
-inline call_range_end()
+/* The hook runs in atomic context, wherever the kernel calls it from. */
+inline call_secondary_tlbs(start, end)
 {
-#if HAS_RANGE
-	mirror_invalidate_range_end()
+#if HAS_TLBS && !MAY_SLEEP
+	mirror_invalidate_secondary_tlbs(start, end)
+#elif HAS_TLBS
+	mirror_sleepy_secondary_tlbs(start, end)
 #else
 	skip
 #endif
 }
 
-inline call_secondary_tlbs(covers)
+inline call_release()
 {
-#if HAS_TLBS
-	mirror_invalidate_secondary_tlbs(covers)
+#if MAY_SLEEP
+	mirror_sleepy_release()
 #else
-	skip
+	mirror_release()
 #endif
 }
+
+/*
+ * __mncompat_range_start_nofail(): range_start where the kernel cannot
+ * take a failure (it WARNs and goes on).
+ */
+inline __mncompat_range_start_nofail(start, end, blockable)	/* C(coherence): static __always_inline void __mncompat_range_start_nofail(const struct mncompat_mmu_notifier_desc *desc, struct mmu_notifier *mn, const struct mmu_notifier_range *range) { */
+{
+	call_range_start(start, end, blockable)	/* C(coherence): if (desc->invalidate_range_start) WARN_ONCE(desc->invalidate_range_start(mn, range), "mncompat: invalidate_range_start failed where the kernel cannot handle it\n"); } */
+}
+
+/* __mncompat_invalidate_page_end(): the end of what the call covers. */
+inline __mncompat_invalidate_page_end(address)	/* C(coherence): static __always_inline unsigned long __mncompat_invalidate_page_end(unsigned long address) { */
+{
+	if
+#ifndef MUTANT_PAGE_SIZE_END
+	:: (address & (HPAGE_PMD_SIZE - 1)) == 0 ->	/* C(coherence): if (IS_ALIGNED(address, HPAGE_PMD_SIZE)) */
+		r_end = address + HPAGE_PMD_SIZE	/* C(coherence): return address + HPAGE_PMD_SIZE; */
+#endif
+	:: else ->
+		r_end = (address & PAGE_MASK) + PAGE_SIZE	/* C(coherence): return (address & PAGE_MASK) + PAGE_SIZE; } */
+	fi
+}
+
+#ifdef MUTANT_TRAMPOLINE_SLEEPS
+#define TRAMPOLINE_BLOCKABLE	true
+#define TRAMPOLINE_CALLS_RANGE	1
+#else
+#define TRAMPOLINE_BLOCKABLE	false
+#define TRAMPOLINE_CALLS_RANGE	(DESC_FLAGS & MNCOMPAT_RANGE_START_MAY_SLEEP) == 0
+#endif
 
 /*
  * __mncompat_invalidate_page(), compat's ops->invalidate_page trampoline
- * (kernels before 4.13). Its range, from __mncompat_invalidate_page_end(),
- * contains A; __mncompat_range_start_nofail() calls range_start.
+ * (kernels before 4.13, through OPS__mncompat_invalidate_page), called by
+ * the kernel for the page at ADDRESS.
  */
-#ifdef MUTANT_EMPTY_RANGE
-#define TRAMPOLINE_COVERS	false
-#else
-#define TRAMPOLINE_COVERS	true
-#endif
-
-inline __mncompat_invalidate_page()
+inline __mncompat_invalidate_page(address)	/* C(coherence): static __always_inline void __mncompat_invalidate_page(const struct mncompat_mmu_notifier_desc *desc, struct mmu_notifier *mn, struct mm_struct *mm, unsigned long address) { */
 {
+	/* C OPS__mncompat_invalidate_page(coherence): static void __maybe_unused OPS__mncompat_invalidate_page(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long address) { __mncompat_invalidate_page(&OPS__mncompat_desc, mn, mm, address); } */
 #ifdef MUTANT_NO_TRAMPOLINE
 	skip
 #else
-#if !MAY_SLEEP
-	call_range_start(TRAMPOLINE_COVERS);
+	/* C(coherence, no-sleep): const struct mmu_notifier_range range = { .mm = mm, .start = address & PAGE_MASK, .end = __mncompat_invalidate_page_end(address), .blockable = false }; */
+	r_start = address & PAGE_MASK;
+	__mncompat_invalidate_page_end(address);
+#ifdef MUTANT_EMPTY_RANGE
+	r_end = r_start;
 #endif
-	call_secondary_tlbs(TRAMPOLINE_COVERS);
-#if !MAY_SLEEP && !defined(MUTANT_TRAMPOLINE_NO_END)
-	call_range_end()
+	r_blockable = TRAMPOLINE_BLOCKABLE;
+#if TRAMPOLINE_CALLS_RANGE	/* C(no-sleep, coherence): if (!(desc->flags & MNCOMPAT_RANGE_START_MAY_SLEEP)) */
+	__mncompat_range_start_nofail(r_start, r_end, r_blockable);	/* C(coherence): __mncompat_range_start_nofail(desc, mn, &range); */
+#endif
+	call_secondary_tlbs(r_start, r_end);	/* C(coherence): if (desc->invalidate_secondary_tlbs) desc->invalidate_secondary_tlbs(mn, mm, range.start, range.end); */
+#if TRAMPOLINE_CALLS_RANGE && !defined(MUTANT_TRAMPOLINE_NO_END)	/* C(no-sleep, deadlock): if (!(desc->flags & MNCOMPAT_RANGE_START_MAY_SLEEP) && desc->invalidate_range_end) */
+	call_range_end(r_start, r_end)	/* C(deadlock): desc->invalidate_range_end(mn, &range); } */
 #else
 	skip
 #endif

@@ -1,21 +1,32 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: drivers-sample/mirror/model/run.sh
+# Usage: [MODEL_JOBS=N] [MODEL_CC=CC] drivers-sample/mirror/model/run.sh
 #
-# Model-checks mirror's coherence protocol with spin: for each line of
-# `expected`, builds coherence.pml for that generation, device and mutant,
-# compiles pan with gcc, searches the whole state space and compares what
-# pan found with the line. Also checks that the C regions the model stands
-# for are unchanged (regions.sh). Prints "ok N - ..." / "not ok N - ..."
-# (with the counterexample under an unexpected failure) and a last line
-# "model: N passed, M failed"; exits 1 when anything was unexpected.
+# Model-checks mirror's coherence protocol with spin (README.md):
+#   - the tie (tie.py): the C's protocol skeleton, on every kernel
+#     generation compat knows, against the C the model's notes quote; then
+#     its controls on copies (tie-controls.sh): each protocol edit fails
+#     naming its model step and property, cosmetic edits pass, and a note
+#     whose C changed while its model step did not is not recorded without
+#     a reason;
+#   - every mutant has an expected failure;
+#   - a never-taken assert(false) planted in a copy of the model is reported
+#     by the line coverage below;
+#   - every line of `expected`: coherence.pml for that generation, device
+#     and mutant, an exhaustive search (verify.sh), its result against the
+#     line; MODEL_JOBS at a time (default: one per CPU);
+#   - every line of the model that has a state is reached by at least one
+#     passing verifier without a mutant.
+# Prints "ok N - ..." / "not ok N - ..." (with the counterexample under an
+# unexpected result) and a last line "model: N passed, M failed"; exits 1
+# when anything was unexpected.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 . "$top/ci/tap.sh"
 
-for tool in spin gcc; do
+for tool in spin gcc python3; do
 	if ! command -v "$tool" >/dev/null; then
 		not_ok "$tool is not installed (ci/install-deps.sh installs it)"
 		tap_end model
@@ -26,31 +37,31 @@ done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mncompat-model.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-check "modelled C regions unchanged (regions.sh)" "$here/regions.sh"
+now() {
+	date +%s.%N
+}
 
-# The tie's controls, on a copy of the files it reads: re-indenting a
-# modelled function is no change, adding a statement to it is one.
-copy=$tmp/tree
-mkdir -p "$copy/drivers-sample/mirror" "$copy/compat"
-cp -R "$top/drivers-sample/mirror/model" "$top/drivers-sample/mirror"/*.[ch] \
-	"$copy/drivers-sample/mirror/"
-cp -R "$top/compat/include" "$copy/compat/"
-dev=$copy/drivers-sample/mirror/mirror_dev.c
-awk '/^[a-z].*[ *]mirror_fault_page\(/ { f = 1 }
-	f && /^\t[a-z]/ { sub(/^\t/, "\t  "); f = 0 } { print }' \
-	"$dev" >"$dev.new" && mv "$dev.new" "$dev"
-check "regions.sh: a re-indented region is unchanged" \
-	"$copy/drivers-sample/mirror/model/regions.sh"
-awk '/^[a-z].*[ *]mirror_fault_page\(/ { f = 1 }
-	f && /^{/ { print; print "\tbarrier();"; f = 0; next } { print }' \
-	"$dev" >"$dev.new" && mv "$dev.new" "$dev"
-if "$copy/drivers-sample/mirror/model/regions.sh" >"$tmp/regions.out" 2>&1; then
-	not_ok "regions.sh: a statement added to mirror_fault_page went unnoticed"
-elif grep -q 'mirror_fault_page changed' "$tmp/regions.out"; then
-	ok "regions.sh: a statement added to mirror_fault_page is a change"
-else
-	not_ok "regions.sh: a statement added to mirror_fault_page: $(head -n 1 "$tmp/regions.out")"
-fi
+since() {
+	echo "$1 $(now)" | awk '{ printf "%.1f", $2 - $1 }'
+}
+
+t_tie=$(now)
+check "tie: the C and the model's notes agree on every kernel generation (tie.py)" \
+	python3 "$here/tie.py"
+
+"$here/tie-controls.sh" "$tmp/controls"
+n_controls=$(cat "$tmp/controls/count" 2>/dev/null || echo 0)
+[ "$n_controls" -gt 0 ] || not_ok "tie controls: none ran"
+k=1
+while [ "$k" -le "$n_controls" ]; do
+	line=$(cat "$tmp/controls/$k.tap" 2>/dev/null || echo "not ok tie control $k: no result")
+	case $line in
+	"ok "*) ok "${line#ok }" ;;
+	*) not_ok "${line#not ok }" "$tmp/controls/$k.detail" ;;
+	esac
+	k=$((k + 1))
+done
+echo "# tie and its controls in $(since "$t_tie") s"
 
 mutants=$(grep -ho 'MUTANT_[A-Z][A-Z_]*' "$here"/*.pml | sort -u)
 for m in $mutants; do
@@ -63,78 +74,94 @@ for m in $mutants; do
 	fi
 done
 
-now() {
-	date +%s.%N
+# flatten DIR OUT MAP: DIR's coherence.pml with its includes in place (so
+# that pan names every line of one file; with includes it misnames them),
+# and per line of OUT the FILE:LINE it came from.
+flatten() {
+	awk -v dir="$1" -v map="$3" '
+	function emit(path, name,    line, n, inc) {
+		n = 0
+		while ((getline line < path) > 0) {
+			n++
+			if (line ~ /^#include "[^"]+"/) {
+				inc = line
+				sub(/^#include "/, "", inc)
+				sub(/".*/, "", inc)
+				emit(dir "/" inc, inc)
+				continue
+			}
+			print line
+			print name ":" n > map
+		}
+		close(path)
+	}
+	BEGIN { emit(dir "/coherence.pml", "coherence.pml") }' >"$2"
 }
 
-# verify GEN_MACRO DEVICE_MACRO MUTANT_MACRO: run spin and pan in $tmp/run;
-# sets result (pass, fail:coherence, fail:deadlock, or error:...) and
-# leaves pan's output in $tmp/run/pan.out.
-verify() {
-	rm -rf "$tmp/run"
-	mkdir "$tmp/run"
-	cp "$here"/*.pml "$tmp/run/"
-	defines="-D$1 -D$2"
-	[ -z "$3" ] || defines="$defines -D$3"
-	# shellcheck disable=SC2086
-	if ! (cd "$tmp/run" && spin $defines -a coherence.pml) \
-		>"$tmp/run/pan.out" 2>&1; then
-		result="error:spin"
-		return
-	fi
-	if ! (cd "$tmp/run" && gcc -O0 -DSAFETY -o pan pan.c) \
-		>"$tmp/run/pan.out" 2>&1; then
-		result="error:gcc"
-		return
-	fi
-	(cd "$tmp/run" && ./pan -m100000 -w22) >"$tmp/run/pan.out" 2>&1
-	out=$tmp/run/pan.out
-	if grep -q 'max search depth too small' "$out" ||
-		! grep -q '^Full statespace search' "$out"; then
-		result="error:incomplete search"
-	elif grep -q '^pan:1: assertion violated' "$out"; then
-		result="fail:coherence"
-	elif grep -q '^pan:1: invalid end state' "$out"; then
-		result="fail:deadlock"
-	elif ! grep -q 'errors: 0$' "$out"; then
-		result="error:pan"
-	elif ! grep -A1 '^unreached in proctype mirror_fault_page' "$out" |
-		grep -q '(0 of'; then
-		# A pass where some line of the fault (pan reports per source
-		# line) was never reached proves little.
-		result="error:mirror_fault_page has unreached steps"
+# dead_lines MODEL MAP DIR...: the MODEL lines with a state that no
+# verifier of the DIRs (verify.sh's, on a pass) reached, as FILE:LINE: TEXT,
+# leaving out those marked as reached only on a violation.
+dead_lines() {
+	_model=$1 _map=$2
+	shift 2
+	for _d in "$@"; do
+		[ -f "$_d/all" ] && cat "$_d/all"
+	done | sort -u >"$tmp/lines.all"
+	for _d in "$@"; do
+		[ -f "$_d/reached" ] && cat "$_d/reached"
+	done | sort -u >"$tmp/lines.reached"
+	comm -23 "$tmp/lines.all" "$tmp/lines.reached" | sort -n |
+		awk -v model="$_model" -v map="$_map" '
+	BEGIN {
+		while ((getline line < model) > 0)
+			text[++n] = line
+		n = 0
+		while ((getline line < map) > 0)
+			where[++n] = line
+	}
+	text[$1] !~ /reached only on a violation/ {
+		t = text[$1]
+		gsub(/^[ \t]+/, "", t)
+		print where[$1] ": " t
+	}'
+}
+
+# The dead-branch control: on a copy of the model, an assert(false) in a
+# branch no verifier takes must be reported.
+t_cov=$(now)
+mkdir -p "$tmp/cov-control"
+cp "$here"/*.pml "$tmp/cov-control/"
+awk '/^inline mirror_unmap_range\(/ { f = 1 }
+	f && /^\t\t:: else$/ { print "\t\t:: mf_seq == 200 -> assert(false)"; f = 0 }
+	{ print }' "$here/mirror_dev.pml" >"$tmp/cov-control/mirror_dev.pml"
+flatten "$tmp/cov-control" "$tmp/cov-control/model.pml" "$tmp/cov-control/map"
+"$here/verify.sh" "$tmp/cov-control/model.pml" "$tmp/cov-control/v" pass \
+	-DGEN_413 -DTHP -DDEVICE_RANGE
+result=$(cat "$tmp/cov-control/v/result")
+if [ "$result" != pass ]; then
+	not_ok "dead-branch control: the planted branch's model: $result" \
+		"$tmp/cov-control/v/detail"
+else
+	dead_lines "$tmp/cov-control/model.pml" "$tmp/cov-control/map" \
+		"$tmp/cov-control/v" >"$tmp/cov-control/dead"
+	if grep -q '^mirror_dev.pml:[0-9]*: :: mf_seq == 200 -> assert(false)$' \
+		"$tmp/cov-control/dead"; then
+		ok "dead-branch control: a planted assert(false) in a branch never taken is reported ($(grep 'mf_seq == 200' "$tmp/cov-control/dead" | cut -d: -f1-2))"
 	else
-		result="pass"
+		not_ok "dead-branch control: a planted assert(false) in a branch never taken went unreported" \
+			"$tmp/cov-control/dead"
 	fi
-}
+fi
+echo "# dead-branch control in $(since "$t_cov") s"
 
-# figures: states stored, depth reached and search time from pan.out.
-figures() {
-	awk '/states, stored/ { s = $1 }
-	    /depth reached/ { d = $0; sub(/.*depth reached /, "", d); sub(/,.*/, "", d) }
-	    /elapsed time/ { t = $4 }
-	    END { printf "%s states, depth %s, search %s s", s, d, t }' "$1"
-}
-
-# detail: what went wrong in the last verify, for a detail block: the
-# tool's output on an error, else pan's verdict and the end of the trail.
-detail() {
-	case $result in
-	error:*)
-		head -n 40 "$tmp/run/pan.out"
-		return
-		;;
-	esac
-	grep '^pan:1:' "$tmp/run/pan.out"
-	if [ -f "$tmp/run/coherence.pml.trail" ]; then
-		# shellcheck disable=SC2086
-		(cd "$tmp/run" && spin -t -p $defines coherence.pml) 2>&1 |
-			grep -v '^ *$' | tail -n 50
-	fi
-}
-
+# The verifiers of `expected`, MODEL_JOBS at a time (default: one per
+# CPU), each in its own directory; then their results in order.
+jobs=${MODEL_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+flatten "$here" "$tmp/model.pml" "$tmp/map"
+mkdir -p "$tmp/v"
+: >"$tmp/jobs"
+: >"$tmp/lines"
 n_lines=0
-start_all=$(now)
 while read -r gen device mutant want extra; do
 	case $gen in '#'* | '') continue ;; esac
 	n_lines=$((n_lines + 1))
@@ -144,15 +171,24 @@ while read -r gen device mutant want extra; do
 		not_ok "'$gen $device $mutant': want GENERATION DEVICE MUTANT RESULT"
 		continue
 	fi
+	thp=
 	case $gen in
+	thp-pre-4.11 | thp-4.11-4.12 | thp-4.13+) thp=-DTHP ;;
+	esac
+	case ${gen#thp-} in
 	pre-4.11) gen_macro=GEN_PRE411 ;;
 	4.11-4.12) gen_macro=GEN_411 ;;
 	4.13+) gen_macro=GEN_413 ;;
 	oom-pre-4.14) gen_macro=OOM_PRE414 ;;
 	oom-4.14) gen_macro=OOM_414 ;;
+	oom-4.16-4.18) gen_macro=OOM_416 ;;
 	oom-4.19+) gen_macro=OOM_419 ;;
-	*) not_ok "$what: unknown generation '$gen'"; continue ;;
+	*) gen_macro= ;;
 	esac
+	if [ -z "$gen_macro" ] || { [ -n "$thp" ] && [ "${gen_macro#OOM}" != "$gen_macro" ]; }; then
+		not_ok "$what: unknown generation '$gen'"
+		continue
+	fi
 	case $device in
 	range | tlb | may-sleep)
 		dev_macro=DEVICE_$(echo "$device" | tr 'a-z-' 'A-Z_') ;;
@@ -167,35 +203,46 @@ while read -r gen device mutant want extra; do
 		fi
 	fi
 	case $want in
-	pass | fail:coherence | fail:deadlock) ;;
+	pass | fail:coherence | fail:deadlock | fail:no-sleep | fail:pageref) ;;
 	*) not_ok "$what: unknown result '$want'"; continue ;;
 	esac
 	if [ -n "$extra" ]; then
 		not_ok "$what: trailing words '$extra'"
 		continue
 	fi
-	if [ -n "$mut_macro" ] && [ "$want" = pass ]; then
-		not_ok "$what: a mutant must be expected to fail"
-		continue
-	fi
+	echo "$tmp/model.pml $tmp/v/$n_lines $want -D$gen_macro -D$dev_macro${mut_macro:+ -D$mut_macro}${thp:+ $thp}" >>"$tmp/jobs"
+	printf '%s\t%s\t%s\t%s\n' "$n_lines" "$want" "${mut_macro:--}" "$what" >>"$tmp/lines"
+done <"$here/expected"
 
-	t0=$(now)
-	verify "$gen_macro" "$dev_macro" "$mut_macro"
-	secs=$(echo "$t0 $(now)" | awk '{ printf "%.2f", $2 - $1 }')
-	fig="$(figures "$tmp/run/pan.out"), $secs s with spin and gcc"
+start_all=$(now)
+xargs -P "$jobs" -L 1 "$here/verify.sh" <"$tmp/jobs"
+coverage_dirs=
+while IFS='	' read -r i want mut what; do
+	dir=$tmp/v/$i
+	result=$(cat "$dir/result" 2>/dev/null || echo "error:no result")
+	fig=$(cat "$dir/figures" 2>/dev/null)
 	if [ "$result" = "$want" ]; then
 		if [ "$want" = pass ]; then
+			[ "$mut" != - ] || coverage_dirs="$coverage_dirs $dir"
 			ok "$what: pass ($fig)"
 		else
 			ok "$what: $result as expected ($fig)"
 		fi
 	else
-		detail >"$tmp/detail"
-		not_ok "$what: $result, expected $want ($fig)" "$tmp/detail"
+		not_ok "$what: $result, expected $want ($fig)" "$dir/detail"
 	fi
-done <"$here/expected"
+done <"$tmp/lines"
 
 [ "$n_lines" -gt 0 ] || not_ok "no verifier lines in $here/expected"
-echo "# $n_lines verifiers in $(echo "$start_all $(now)" |
-	awk '{ printf "%.1f", $2 - $1 }') s"
+echo "# $n_lines verifiers in $(since "$start_all") s, $jobs at a time, pan compiled with ${MODEL_CC:-$(command -v tcc >/dev/null && echo tcc || echo gcc -O0)}"
+
+# Every line with a state is reached by some passing verifier without a
+# mutant: a line none reaches is a branch the model never takes.
+# shellcheck disable=SC2086 # directory names without blanks
+dead_lines "$tmp/model.pml" "$tmp/map" $coverage_dirs >"$tmp/dead"
+if [ -s "$tmp/dead" ]; then
+	not_ok "model lines no verifier reaches: $(wc -l <"$tmp/dead")" "$tmp/dead"
+else
+	ok "every model line with a state is reached by a verifier ($(wc -l <"$tmp/lines.all") lines)"
+fi
 tap_end model
