@@ -386,8 +386,9 @@ spatch_step() {
 # the module of the file at hand when they need to: every .c/.h of its
 # directory (or of the whole tree when it is one driver), the scratch
 # copies as they are at that step, the other files from the tree.
+MNCOMPAT_MODULE_BASE=$(cd "$base" && pwd)
 export MNCOMPAT_SP_DIR="$sp" MNCOMPAT_STEP_MAP="$tmp/map" \
-	MNCOMPAT_MODULE_BASE="$base" MNCOMPAT_MODULE_WORK="$tmp/work"
+	MNCOMPAT_MODULE_BASE MNCOMPAT_MODULE_WORK="$tmp/work"
 # LINUX_VERSION_CODE guards around notifier code at a version compat's
 # probes do not name (mnmodule.py guards), on the files as read.
 (cd "$tmp/work" && tr '\n' '\0' <"$tmp/rels" |
@@ -679,6 +680,14 @@ nclean=$(wc -l <"$tmp/clean")
 	echo "call sites bracketed: $nbr"
 	grep '\] bracketed:' "$tmp/notes" | sed 's/^/  /' || true
 	[ ! -s "$tmp/links.inside" ] || sed 's/^/  /' "$tmp/links.inside"
+	# What was decided and how, where it is no conversion, removal or
+	# bracket: informational.
+	grep -vE '\] (converted|removed|bracketed):' "$tmp/notes" |
+		grep -vxF -f "$tmp/review" >"$tmp/info" || true
+	if [ -s "$tmp/info" ]; then
+		echo "notes: $(wc -l <"$tmp/info")"
+		sed 's/^/  /' "$tmp/info"
+	fi
 	echo "items needing review: $nrev (in $nrevf file(s))"
 	sed 's/^/  /' "$tmp/review"
 	echo "files unchanged, nothing to convert: $nclean"

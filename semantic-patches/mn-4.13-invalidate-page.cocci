@@ -477,8 +477,12 @@ p << covered.p;
 fn << covered.fn;
 @@
 if not fields.get(key(p), {}).get('tlb'):
-    note(p, "review: compat: %s is not kept as the secondary-TLB hook of its table: %s. %s before 4.13, where the kernel calls invalidate_page under the page-table lock, compat calls the table's range callbacks from it with a non-blockable range, or refuses to build the table if they may sleep" % (
-        fn, keep_problem(p), 'Its work moves to range_end (see the conversion);' if needs_move(p) else 'It is removed as in plain conversion:'))
+    # A review item only when the tool could not tell: the rest is
+    # decided, and the compat step says what it means for the table.
+    unsure = sleep_of(p, fn)[0] == 'unknown' and not forwards_to(p)
+    note(p, "%scompat: %s is not kept as the secondary-TLB hook of its table: %s. %s before 4.13, where the kernel calls invalidate_page under the page-table lock, compat calls the table's range callbacks from it with a non-blockable range, or refuses to build the table if they may sleep" % (
+        'review: ' if unsure else '', fn, keep_problem(p),
+        'Its work moves to range_end (see the conversion);' if needs_move(p) else 'It is removed as in plain conversion:'))
 
 @cppbad@
 identifier ops, fn;

@@ -403,7 +403,7 @@ st=$?
 check "module view: a sleeping helper in another file is a review item (exit 3)" \
 	test $st -eq 3
 check "module view: the note names the helper, its file and line and what sleeps" \
-	grep -q "sh_invalidate_page is not kept as the secondary-TLB hook of its table: it may sleep (sh_invalidate_page -> sh_forget -> mutex_lock; sh_forget() in sh_table.c:9 takes a mutex (mutex_lock))" \
+	grep -q "compat: sh_invalidate_page is not kept as the secondary-TLB hook of its table: it may sleep (sh_invalidate_page -> sh_forget -> mutex_lock; sh_forget() in sh_table.c:9 takes a mutex (mutex_lock))" \
 	"$ct/sleep.out"
 check "module view: range_end calling the helper makes the table one that may sleep" \
 	grep -q 'sh_ops -> MNCOMPAT_MMU_NOTIFIER_OPS(..., MNCOMPAT_RANGE_START_MAY_SLEEP)' \
@@ -412,6 +412,9 @@ check "module view: no invalidate_range hook is kept" \
 	sh -c '! grep -q "kept next to the range callbacks" "$1"' sh "$ct/sleep.out"
 check "module view: compat's include is added where the header came through another header" \
 	grep -q 'added #include <mncompat/mmu_notifier.h>' "$ct/sleep.out"
+(cd "$mods" && "$cv" --compat --quiet sleep-helper) >"$ct/sleep-rel.out" 2>&1
+check "module view: the same with a relative path" \
+	grep -q "sh_forget() in sh_table.c:9 takes a mutex" "$ct/sleep-rel.out"
 # A call the analysis cannot follow is a review item naming it, never
 # taken as non-sleeping.
 "$cv" --compat --quiet "$mods/unresolved" >"$ct/unres.out" 2>&1
