@@ -18,9 +18,18 @@
 # or absolute):
 #   module DIR [MAKEVAR=VALUE...]
 #                     build DIR against the kernel, insmod it, rmmod at end
-#   converted-module DIR [MAKEVAR=VALUE...]
+#   converted-module DIR [--compat] [--naive=HOW] [MAKEVAR=VALUE...]
 #                     like module, but first run semantic-patches/convert.sh
-#                     --apply on a copy of DIR (report: convert-NAME.report)
+#                     --apply on a copy of DIR (report: convert-NAME.report;
+#                     symbolic links in DIR are copied as the files they
+#                     name); --compat: convert.sh --compat; --naive=HOW: a
+#                     conversion that is known to be wrong, to show a test
+#                     failing on it (drivers-sample/shapes): drop-page
+#                     deletes the .invalidate_page fields first (a port
+#                     that takes the range callbacks to cover it),
+#                     one-file converts with the module view off
+#                     (MNCOMPAT_TEST_ONE_FILE: each file on its own, a call
+#                     the analysis cannot follow taken as non-sleeping)
 #   kmod NAME         load the kernel's own module NAME (with its
 #                     dependencies) where the kernel has it as a module
 #   test FILE.c       build a static guest test, run it (prints KTAP)
@@ -85,15 +94,30 @@ mkdir -p "$staging/modules" "$staging/tests"
 : >"$staging/plan"
 timeout_s=300 modules="" build_failed="" qemu_args="" append="" wrap=""
 
-# convert_module DIR OUT: OUT/NAME is DIR converted by semantic-patches/
-# convert.sh --apply, OUT/report its report.
+# convert_module DIR OUT [--compat] [--naive=HOW]: OUT/NAME is DIR
+# converted by semantic-patches/convert.sh --apply, OUT/report its report.
 convert_module() {
-	rm -rf "$2"
-	mkdir -p "$2"
-	cp -r "$1" "$2/$(basename "$1")"
+	cm_src=$1 cm_out=$2
+	shift 2
+	cm_copy=$cm_out/$(basename "$cm_src")
+	rm -rf "$cm_out"
+	mkdir -p "$cm_out"
+	cp -rL "$cm_src" "$cm_copy"
+	cm_flags='' cm_env=''
+	for cm_o; do
+		case $cm_o in
+		--compat) cm_flags=--compat ;;
+		--naive=drop-page)
+			find "$cm_copy" -name '*.[ch]' -exec sed -i \
+				'/^[[:space:]]*\.invalidate_page[[:space:]]*=/d' {} + ;;
+		--naive=one-file) cm_env=MNCOMPAT_TEST_ONE_FILE=1 ;;
+		*) die "converted-module: unknown option $cm_o" ;;
+		esac
+	done
 	# exit 3: converted, with items to review
-	"$MNCOMPAT_TOP/semantic-patches/convert.sh" "$2/$(basename "$1")" \
-		--apply >"$2/report" 2>&1 || [ $? -eq 3 ]
+	# shellcheck disable=SC2086 # no flag, or one
+	env $cm_env "$MNCOMPAT_TOP/semantic-patches/convert.sh" $cm_flags \
+		"$cm_copy" --apply >"$cm_out/report" 2>&1 || [ $? -eq 3 ]
 }
 
 # tree_sum DIR...: a digest of stdin and of the files under each DIR
@@ -159,11 +183,20 @@ while read -r directive arg; do
 		shift
 		name=$(basename "$dir")
 		if [ "$directive" = converted-module ]; then
-			once_per_run "convert-$name-$(tree_sum "$dir" \
-				"$MNCOMPAT_TOP/semantic-patches" </dev/null)" \
+			opts=
+			while [ $# -gt 0 ]; do
+				case $1 in
+				--*) opts="$opts $1" ;;
+				*) break ;;
+				esac
+				shift
+			done
+			# shellcheck disable=SC2086 # options without blanks
+			once_per_run "convert-$name-$(echo "$opts" | tree_sum "$dir" \
+				"$MNCOMPAT_TOP/semantic-patches")" \
 				"$rundir/convert" \
-				convert_module "$dir" "$rundir/convert" ||
-				die "converting $1 failed: $rundir/convert/report"
+				convert_module "$dir" "$rundir/convert" $opts ||
+				die "converting $dir failed: $rundir/convert/report"
 			cp "$rundir/convert/report" "$rundir/convert-$name.report"
 			dir=$rundir/convert/$name
 		fi
