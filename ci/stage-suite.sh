@@ -26,7 +26,8 @@
 #                     conversion that is known to be wrong, to show a test
 #                     failing on it (drivers-sample/shapes): drop-page
 #                     deletes the .invalidate_page fields first (a port
-#                     that takes the range callbacks to cover it),
+#                     that takes the range callbacks to cover it; their
+#                     callbacks stay, __maybe_unused),
 #                     one-file converts with the module view off
 #                     (MNCOMPAT_TEST_ONE_FILE: each file on its own, a call
 #                     the analysis cannot follow taken as non-sleeping)
@@ -108,8 +109,15 @@ convert_module() {
 		case $cm_o in
 		--compat) cm_flags=--compat ;;
 		--naive=drop-page)
-			find "$cm_copy" -name '*.[ch]' -exec sed -i \
-				'/^[[:space:]]*\.invalidate_page[[:space:]]*=/d' {} + ;;
+			# The fields go; their callbacks stay, unused (as
+			# __maybe_unused: a port would delete them).
+			sed -n 's/^[[:space:]]*\.invalidate_page[[:space:]]*=[[:space:]]*\([A-Za-z_0-9]*\).*/\1/p' \
+				"$cm_copy"/*.[ch] | while read -r cm_fn; do
+				sed -i "s/^static void $cm_fn(/static void __maybe_unused $cm_fn(/" \
+					"$cm_copy"/*.c
+			done
+			sed -i '/^[[:space:]]*\.invalidate_page[[:space:]]*=/d' \
+				"$cm_copy"/*.[ch] ;;
 		--naive=one-file) cm_env=MNCOMPAT_TEST_ONE_FILE=1 ;;
 		*) die "converted-module: unknown option $cm_o" ;;
 		esac

@@ -67,10 +67,8 @@ void shape_pause(struct shape_dev *sd, unsigned long start, unsigned long end)
 
 	spin_lock(&sd->lock);
 	hit = sd->armed && sd->armed >= start && sd->armed < end;
-	if (hit) {
-		sd->armed = 0;
+	if (hit)
 		sd->stats.paused++;
-	}
 	spin_unlock(&sd->lock);
 	if (!hit)
 		return;
@@ -161,8 +159,10 @@ static long shape_ioctl(struct file *file, unsigned int cmd,
 	case SHAPE_IOC_ARM:
 		if (copy_from_user(&addr, uarg, sizeof(addr)))
 			return -EFAULT;
-		reinit_completion(&sd->paused);
-		reinit_completion(&sd->resume);
+		if (addr) {
+			reinit_completion(&sd->paused);
+			reinit_completion(&sd->resume);
+		}
 		spin_lock(&sd->lock);
 		sd->armed = addr;
 		spin_unlock(&sd->lock);

@@ -35,7 +35,7 @@ struct shape_stats {
 #define SHAPE_IOC_STATS		_IOR('s', 0x52, struct shape_stats)
 /*
  * The device's window between invalidate_range_start and the page-table
- * change, made wide enough to hit: after ARM(addr), the next range
+ * change, made wide enough to hit: after ARM(addr), every range
  * invalidation start that covers addr waits (at most 5 s) after dropping
  * its pages until RESUME. WAIT waits (at most 1 s) for such a start:
  * 0, or ETIMEDOUT when none came. ARM(0) disarms.

@@ -54,17 +54,24 @@ static int shape_io(int fd, unsigned long cmd, void *addr, uint64_t *value)
 	return ret;
 }
 
-/* The second thread: fault the page in inside the window, if there is one. */
+/*
+ * The second thread: fault the page in inside every window (migration
+ * tries again when a page is busy), until none comes for a second.
+ */
 static void *refault_thread(void *arg)
 {
 	struct refault *r = arg;
+	int ret;
 
+	r->waited = -ETIMEDOUT;
 	r->mapped = -ENODATA;
-	r->waited = ioctl(r->fd, SHAPE_IOC_WAIT) ? -errno : 0;
-	if (r->waited)
-		return NULL;
-	r->mapped = shape_io(r->fd, SHAPE_IOC_MAP, r->addr, NULL);
-	ioctl(r->fd, SHAPE_IOC_RESUME);
+	while (!ioctl(r->fd, SHAPE_IOC_WAIT)) {
+		r->waited = 0;
+		ret = shape_io(r->fd, SHAPE_IOC_MAP, r->addr, NULL);
+		if (r->mapped)
+			r->mapped = ret;
+		ioctl(r->fd, SHAPE_IOC_RESUME);
+	}
 	return NULL;
 }
 
@@ -81,10 +88,10 @@ static void stop_refault(struct refault *r, pthread_t t)
 {
 	uint64_t none = 0;
 
-	pthread_join(t, NULL);
 	ioctl(r->fd, SHAPE_IOC_ARM, &none);
+	pthread_join(t, NULL);
 	printf("# window: %s; fault in the window: %s\n",
-	       r->waited ? strerror(-r->waited) : "the start waited",
+	       r->waited ? "no invalidation start waited" : "the start waited",
 	       r->waited ? "none" : r->mapped ? strerror(-r->mapped) : "mapped");
 }
 
