@@ -127,7 +127,7 @@ TEST(refault_then_munmap)
 	ASSERT_GE(r.fd, 0) TH_LOG("open /dev/%s: %s", SHAPE_DEV, strerror(errno));
 	r.addr = map_page();
 	ASSERT_NE(r.addr, NULL);
-	*(volatile uint64_t *)r.addr = 0x1111;
+	*(uint64_t *)r.addr = 0x1111;
 	ASSERT_EQ(shape_io(r.fd, SHAPE_IOC_MAP, r.addr, NULL), 0);
 	ASSERT_EQ(shape_io(r.fd, SHAPE_IOC_READ, r.addr, &v), 0);
 	ASSERT_EQ(v, 0x1111);
@@ -151,7 +151,7 @@ TEST(refault_then_migrate)
 	ASSERT_GE(r.fd, 0) TH_LOG("open /dev/%s: %s", SHAPE_DEV, strerror(errno));
 	r.addr = map_page();
 	ASSERT_NE(r.addr, NULL);
-	*(volatile uint64_t *)r.addr = 0x2222;
+	*(uint64_t *)r.addr = 0x2222;
 	from = page_node(r.addr);
 	ASSERT_GE(from, 0);
 	if (access("/sys/devices/system/node/node1", F_OK))
@@ -166,7 +166,7 @@ TEST(refault_then_migrate)
 	EXPECT_EQ(ret, 0);
 	EXPECT_EQ(status, target) TH_LOG("move_pages: status %d", status);
 	/* What the CPU writes now, the device must read (after a fault). */
-	*(volatile uint64_t *)r.addr = 0x3333;
+	*(uint64_t *)r.addr = 0x3333;
 	ret = shape_io(r.fd, SHAPE_IOC_READ, r.addr, &v);
 	if (ret == -ENOENT) {
 		ASSERT_EQ(shape_io(r.fd, SHAPE_IOC_MAP, r.addr, NULL), 0);
