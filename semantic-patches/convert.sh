@@ -559,6 +559,41 @@ check_left='
 	>>"$tmp/notes"
 cat "$tmp/review.extra" >>"$tmp/notes"
 
+# An #if ... #endif around the removed code only (the 4.13-era ports
+# guarded .invalidate_page and its callback so): nothing left between
+# them, they go too. Only where the conversion emptied them.
+# shellcheck disable=SC2016 # an awk program
+empty_ifs='
+	NR == FNR { if (prev ~ /^[ \t]*#[ \t]*if/ && $0 ~ /^[ \t]*#[ \t]*endif/) had[prev] = 1
+		prev = $0; next }
+	{ line[FNR] = $0; n = FNR }
+	END {
+		for (i = 1; i <= n; i++) {
+			if (i < n && line[i] ~ /^[ \t]*#[ \t]*if/ &&
+			    line[i + 1] ~ /^[ \t]*#[ \t]*endif/ && !(line[i] in had)) {
+				i++
+				# no second blank line where the pair was
+				if (last ~ /^[ \t]*$/ && i < n && line[i + 1] ~ /^[ \t]*$/)
+					i++
+				continue
+			}
+			print line[i]
+			last = line[i]
+		}
+	}'
+(cd "$tmp" && diff -rq orig work) | awk '
+	/^Files orig\/.* and work\/.* differ$/ {
+		n = (length($0) - length("Files orig/ and work/ differ")) / 2
+		print substr($0, length("Files orig/") + 1, n)
+	}' >"$tmp/touched.ifs" || true
+while IFS= read -r rel; do
+	tr -d '\r' <"$tmp/orig/$rel" | awk "$empty_ifs" - "$tmp/work/$rel" \
+		>"$tmp/ifs.tmp"
+	cmp -s "$tmp/ifs.tmp" "$tmp/work/$rel" && continue
+	cat "$tmp/ifs.tmp" >"$tmp/work/$rel"
+	echo "$rel:1: [convert] removed the #if ... #endif pairs the conversion left empty" >>"$tmp/notes"
+done <"$tmp/touched.ifs"
+
 # The braces of a changed file must balance outside comments, strings
 # and preprocessor lines, before and after: where they do not, a macro
 # opens or closes a block, spatch cannot see where the functions end, and

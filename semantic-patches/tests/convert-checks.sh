@@ -485,6 +485,39 @@ check "6.10: a helper of the module only the removed callback called is named wi
 	grep -q 'review: h_note_pte (h_log.c:3) is no longer called anywhere in the module' \
 	"$ct/helpers.out"
 
+# --- a port that guarded invalidate_page with #if (XPMEM's 2017 fix) -------
+mkdir -p "$ct/guarded"
+cat >"$ct/guarded/g.c" <<'EOF'
+#include <linux/mmu_notifier.h>
+#include <linux/version.h>
+
+static void g_range_end(struct mmu_notifier *mn, struct mm_struct *mm,
+			unsigned long start, unsigned long end)
+{
+	g_zap(mn, start, end);
+}
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(4, 13, 0)
+static void g_invalidate_page(struct mmu_notifier *mn, struct mm_struct *mm,
+			      unsigned long address)
+{
+	g_range_end(mn, mm, address, address + PAGE_SIZE);
+}
+#endif
+
+static const struct mmu_notifier_ops g_ops = {
+#if LINUX_VERSION_CODE < KERNEL_VERSION(4, 13, 0)
+	.invalidate_page = g_invalidate_page,
+#endif
+	.invalidate_range_end = g_range_end,
+};
+EOF
+"$cv" "$ct/guarded" --apply --to 4.13 >"$ct/guarded.out" 2>&1
+check "an #if left empty by the conversion goes, and no double blank line" \
+	sh -c '! grep -q "KERNEL_VERSION" "$1" && ! grep -q invalidate_page "$1" &&
+		! awk "prev == \"\" && \$0 == \"\" { bad = 1 } { prev = \$0 } END { exit !bad }" "$1"' \
+	sh "$ct/guarded/g.c"
+
 # --- line ends, binary files, API files -----------------------------------
 mkdir -p "$ct/mixed"
 # one CRLF line in an LF file: it keeps its CR, the others stay LF
