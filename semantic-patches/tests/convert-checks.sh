@@ -518,6 +518,35 @@ check "an #if left empty by the conversion goes, and no double blank line" \
 		! awk "prev == \"\" && \$0 == \"\" { bad = 1 } { prev = \$0 } END { exit !bad }" "$1"' \
 	sh "$ct/guarded/g.c"
 
+# --- 6.6: a table with the hook and range callbacks ------------------------
+mkdir -p "$ct/both"
+cat >"$ct/both/b.c" <<'EOF'
+#include <linux/mmu_notifier.h>
+
+static void b_flush(struct mmu_notifier *mn, struct mm_struct *mm,
+		    unsigned long start, unsigned long end)
+{
+	b_iotlb_flush(mn, start, end);
+}
+
+static int b_start(struct mmu_notifier *mn,
+		   const struct mmu_notifier_range *range)
+{
+	return 0;
+}
+
+static const struct mmu_notifier_ops b_ops = {
+	.invalidate_range = b_flush,
+	.invalidate_range_start = b_start,
+};
+EOF
+"$cv" "$ct/both" --quiet >"$ct/both.out" 2>&1
+check "6.6: a table with the hook and range callbacks is a review item (6.6+ refuses to register it)" \
+	grep -q 'review: b_ops has invalidate_range (b_flush) and range callbacks: from 6.6' "$ct/both.out"
+"$cv" "$ct/both" --quiet --compat >"$ct/both-compat.out" 2>&1
+check "6.6: not with --compat (compat leaves the hook out there)" \
+	sh -c '! grep -q "and range callbacks: from 6.6" "$1"' sh "$ct/both-compat.out"
+
 # --- line ends, binary files, API files -----------------------------------
 mkdir -p "$ct/mixed"
 # one CRLF line in an LF file: it keeps its CR, the others stay LF
