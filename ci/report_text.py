@@ -78,6 +78,10 @@ def report(results_dir, cells):
     for (name, why), n in results.accels(results_dir, cells).items():
         lines.append(f"guest accelerator: {name} ({n} suite runs)" +
                      (f": {why}" if why else ""))
+    harness = results.ordered(f"{c.kernel}/{c.suite}" for c in cells
+                              if c.test.endswith("/harness"))
+    if harness:
+        lines.append("harness errors on: " + " ".join(harness))
     lines += slowest(results_dir, cells)
     lines.append(f"matrix: {len(cells) - len(bad)} passed, {len(bad)} failed")
     return "\n".join(lines) + "\n", len(bad)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Usage: ci/stage-suite.sh ENV_FILE SUITE_FILE RESULTS_DIR
-# The first half of running a suite (ci/run-suite.sh; ci/boot-suites.sh
+# The first half of running a suite (ci/boot-group.sh; ci/boot-suites.sh
 # boots it): build its modules against the kernel of ENV_FILE (the handle
 # ci/prepare-kernel.sh prints) and its guest tests into
 # RESULTS_DIR/staging (plan, modules/, tests/) and write the boot options
@@ -18,9 +18,11 @@
 # or absolute):
 #   module DIR [MAKEVAR=VALUE...]
 #                     build DIR against the kernel, insmod it, rmmod at end
-#   converted-module DIR [MAKEVAR=VALUE...]
-#                     like module, but first run semantic-patches/convert.sh
-#                     --apply on a copy of DIR (report: convert-NAME.report)
+#   converted-module DIR --compat|--native|--atomic [MAKEVAR=VALUE...]
+#                     like module, but first convert a copy of DIR with
+#                     semantic-patches/convert.sh in that mode
+#                     (ci/convert-module.sh; convert-NAME.report and
+#                     convert-NAME.patch beside the results)
 #   kmod NAME         load the kernel's own module NAME (with its
 #                     dependencies) where the kernel has it as a module
 #   test FILE.c       build a static guest test, run it (prints KTAP)
@@ -85,17 +87,6 @@ mkdir -p "$staging/modules" "$staging/tests"
 : >"$staging/plan"
 timeout_s=300 modules="" build_failed="" qemu_args="" append="" wrap=""
 
-# convert_module DIR OUT: OUT/NAME is DIR converted by semantic-patches/
-# convert.sh --apply, OUT/report its report.
-convert_module() {
-	rm -rf "$2"
-	mkdir -p "$2"
-	cp -r "$1" "$2/$(basename "$1")"
-	# exit 3: converted, with items to review
-	"$MNCOMPAT_TOP/semantic-patches/convert.sh" "$2/$(basename "$1")" \
-		--apply >"$2/report" 2>&1 || [ $? -eq 3 ]
-}
-
 # tree_sum DIR...: a digest of stdin and of the files under each DIR
 # (names relative to DIR, and contents): the key of a build that reads only
 # them.
@@ -159,12 +150,20 @@ while read -r directive arg; do
 		shift
 		name=$(basename "$dir")
 		if [ "$directive" = converted-module ]; then
-			once_per_run "convert-$name-$(tree_sum "$dir" \
+			mode=${1-}
+			shift || true
+			case $mode in
+			--compat | --native | --atomic) ;;
+			*) die "$suite_file: converted-module $(basename "$dir"): give --compat, --native or --atomic after the directory" ;;
+			esac
+			once_per_run "convert$mode-$name-$(tree_sum "$dir" \
 				"$MNCOMPAT_TOP/semantic-patches" </dev/null)" \
 				"$rundir/convert" \
-				convert_module "$dir" "$rundir/convert" ||
-				die "converting $1 failed: $rundir/convert/report"
-			cp "$rundir/convert/report" "$rundir/convert-$name.report"
+				"$MNCOMPAT_TOP/ci/convert-module.sh" "$mode" "$dir" \
+				"$rundir/convert" ||
+				die "converting $dir failed: $rundir/convert/convert.report"
+			cp "$rundir/convert/convert.report" "$rundir/convert-$name.report"
+			cp "$rundir/convert/convert.patch" "$rundir/convert-$name.patch"
 			dir=$rundir/convert/$name
 		fi
 		if once_per_run "module-$kernel-$name-$(echo "$@" |
