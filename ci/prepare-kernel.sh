@@ -15,7 +15,8 @@ for name in "$@"; do
 	line=$(kernel_line "$name") || exit 1
 	# shellcheck disable=SC2086
 	set -- $line
-	# The row's own fields, checked here and added to the env file below:
+	# The row's own fields, checked here and added to the env file below
+	# (with the kernel's generation):
 	# the boot arguments (6th column), the kernel-patches series of a
 	# source row (5th), the features a user row lacks (7th, lacks=...).
 	append=$(echo "${6:--}" | sed 's/^-$//' | tr ',' ' ')
@@ -43,11 +44,24 @@ for name in "$@"; do
 		;;
 	*) die "$name: unknown kernel kind '$2' in $KERNELS_LIST" ;;
 	esac
+	# The generation the kernel stands for (the reports order kernels by
+	# it): a re-created kernel's is its series', any other's its release's.
+	if [ "$patches" != - ]; then
+		generation=$(sed -n 's/^# generation: \([0-9.]*\).*/\1/p' \
+			"$MNCOMPAT_TOP/kernel-patches/$patches/series")
+		[ -n "$generation" ] ||
+			die "kernel-patches/$patches/series has no '# generation: X.Y' line"
+	else
+		# shellcheck disable=SC1090 # the kind's script wrote it
+		generation=$(. "$env_file" && echo "$KERNEL_RELEASE" |
+			sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+	fi
 	{
 		cat "$env_file"
 		echo "KERNEL_APPEND='$append'"
 		echo "KERNEL_PATCHES=$patches"
 		echo "KERNEL_LACKS='$lacks'"
+		echo "KERNEL_GENERATION=$generation"
 	} >"$env_file.tmp.$$"
 	mv "$env_file.tmp.$$" "$env_file"
 	echo "$env_file"

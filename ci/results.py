@@ -89,6 +89,26 @@ def predates_api(release, detail):
                 release < (int(m.group(2)), int(m.group(3))))
 
 
+def version_key(text):
+    """'6.12' -> (6, 12); what is no version sorts after every version."""
+    try:
+        return tuple(int(p) for p in text.split("."))
+    except ValueError:
+        return (float("inf"),)
+
+
+def kernels_by_generation(results_dir, kernels):
+    """KERNELS in the order of the generation each stands for (its env's
+    KERNEL_GENERATION: a re-created kernel's is its series', any other's
+    its release's; ci/prepare-kernel.sh), the user's rows last, then by
+    name: pre411 -> pre413 -> fix413 -> oomreap -> oomfix -> 6.1 -> 6.12."""
+    def key(kernel):
+        env = kernel_env(results_dir, kernel)
+        return (env.get("KERNEL_KIND") == "user",
+                version_key(env.get("KERNEL_GENERATION", "")), kernel)
+    return sorted(kernels, key=key)
+
+
 def expected(rules, kernel, test):
     for kglob, tglob, result in rules:
         if fnmatch.fnmatchcase(kernel, kglob) and \
