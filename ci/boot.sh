@@ -55,12 +55,12 @@ timeout -k 5 "$timeout_s" qemu-system-x86_64 \
 	-serial "file:$outdir/console.log" -serial "file:$outdir/ktap.log" \
 	</dev/null >"$outdir/qemu.log" 2>&1 &
 pid=$!
-# A guest whose init has said nothing after BOOT_INIT_TIMEOUT seconds
-# (default 300) will not: an image that does not boot is stopped then,
+# A guest whose init has said nothing after MNCOMPAT_BOOT_INIT_TIMEOUT
+# seconds (default 300) will not: an image that does not boot is stopped then,
 # not at the end of its suites' timeouts.
 waited=0 no_init=""
 while [ ! -s "$outdir/ktap.log" ] && kill -0 "$pid" 2>/dev/null; do
-	if [ "$waited" -ge "$((${BOOT_INIT_TIMEOUT:-300} * 5))" ]; then
+	if [ "$waited" -ge "$((${MNCOMPAT_BOOT_INIT_TIMEOUT:-300} * 5))" ]; then
 		no_init=yes
 		kill "$pid"
 		break
