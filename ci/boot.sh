@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/boot.sh ENV_FILE INITRD OUTDIR [TIMEOUT_S]
-# Boot a kernel under TCG with 2 vCPUs on 2 NUMA nodes. The console goes to
+# Usage: ci/boot.sh ENV_FILE INITRD OUTDIR TIMEOUT_S
+# Boot a kernel (KVM or TCG, ci/accel.sh) with 2 vCPUs on 2 NUMA nodes. The console goes to
 # OUTDIR/console.log, the test channel to OUTDIR/ktap.log. OUTDIR/status
 # gets "done", "timeout" or "qemu-exit-N"; a hung guest never hangs us.
 # The kernel gets the boot arguments of its ci/kernels.list row
@@ -13,7 +13,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-env_file=$1 initrd=$2 outdir=$3 timeout_s=${4:-${BOOT_TIMEOUT:-300}}
+[ $# -eq 4 ] || die "usage: boot.sh ENV_FILE INITRD OUTDIR TIMEOUT_S"
+env_file=$1 initrd=$2 outdir=$3 timeout_s=$4
 # shellcheck disable=SC1090
 . "$env_file"
 mkdir -p "$outdir"
@@ -54,12 +55,12 @@ timeout -k 5 "$timeout_s" qemu-system-x86_64 \
 	-serial "file:$outdir/console.log" -serial "file:$outdir/ktap.log" \
 	</dev/null >"$outdir/qemu.log" 2>&1 &
 pid=$!
-# A guest whose init has said nothing after BOOT_INIT_TIMEOUT seconds
-# (default 300) will not: an image that does not boot is stopped then,
+# A guest whose init has said nothing after MNCOMPAT_BOOT_INIT_TIMEOUT
+# seconds (default 300) will not: an image that does not boot is stopped then,
 # not at the end of its suites' timeouts.
 waited=0 no_init=""
 while [ ! -s "$outdir/ktap.log" ] && kill -0 "$pid" 2>/dev/null; do
-	if [ "$waited" -ge "$((${BOOT_INIT_TIMEOUT:-300} * 5))" ]; then
+	if [ "$waited" -ge "$((${MNCOMPAT_BOOT_INIT_TIMEOUT:-300} * 5))" ]; then
 		no_init=yes
 		kill "$pid"
 		break

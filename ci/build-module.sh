@@ -30,7 +30,7 @@ config=${MNCOMPAT_CONFIG:-$outdir/compat}
 build() {
 	_extra=$1
 	shift
-	make -k -C "$KDIR" M="$outdir" W=1 C=1 -j"$JOBS" \
+	make -k -C "$KDIR" M="$outdir" W=1 C=1 -j"$MNCOMPAT_JOBS" \
 		KCFLAGS="${KCFLAGS:+$KCFLAGS }$_extra" \
 		MNCOMPAT_INCLUDE="$MNCOMPAT_TOP/compat/include" MNCOMPAT_CONFIG="$config" \
 		"$@" modules >"$outdir/build.log" 2>&1

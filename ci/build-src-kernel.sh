@@ -75,7 +75,7 @@ else
 	[ -z "$missing" ] || die "$name: config lost: $missing"
 	start=$(date +%s)
 	run_with_progress "$dir/build.log" "$name: make" \
-		make -C "$dir/src" O="$dir/build" ARCH=x86_64 -j"$JOBS" \
+		make -C "$dir/src" O="$dir/build" ARCH=x86_64 -j"$MNCOMPAT_JOBS" \
 		CC="ccache gcc" bzImage modules
 	log "$name: built in $(($(date +%s) - start))s ($(ccache -s | grep -iE 'hits:' | head -n 1 | tr -s ' '))"
 	touch "$dir/.done"

@@ -6,16 +6,18 @@
 # the matrix on the kernels of $KERNELS (default: all of ci/kernels.list):
 #
 #   1. check the input; nothing is written before it passes;
-#   2. copy DRIVER to $MNCOMPAT_OUT/driver/NAME/ (DRIVER is never written),
-#      run semantic-patches/convert.sh --apply --compat on the copy and
-#      add compat's include path to its Kbuild (or Makefile): convert.report,
-#      convert.patch (diff of the copy before and after);
-#   3. build the guest tests once (NAME/tests/) and write NAME/NAME.suite;
-#   4. run the suite on every kernel with the matrix runner (ci/matrix.sh),
-#      results in $MNCOMPAT_OUT/results/KERNEL/NAME/ (the previous results
-#      go): one line per kernel, the text report, the report files
-#      (junit.xml, matrix.html, KERNEL/ktap.tap), exit 1 on any unexpected
-#      result.
+#   2. write the suite $MNCOMPAT_OUT/driver/NAME/NAME.suite: a
+#      converted-module line for DRIVER in the chosen mode, a test or exec
+#      line per guest test, the timeout;
+#   3. run it on every kernel with the matrix runner (ci/matrix.sh), like
+#      any suite: it converts a copy of DRIVER once (ci/convert-module.sh;
+#      DRIVER is never written), builds the guest tests once, and builds,
+#      boots and judges on each kernel; results in
+#      $MNCOMPAT_OUT/results/KERNEL/NAME/ (the previous results go): one
+#      line per kernel, the text report, the report files (junit.xml,
+#      matrix.html, KERNEL/ktap.tap);
+#   4. copy the conversion's report and patch to NAME/convert.report and
+#      NAME/convert.patch and name them; exit 1 on any unexpected result.
 #
 # DRIVER: a directory named after its module (its Kbuild or Makefile has
 # obj-m += NAME.o); its top-level files are the module's sources. It may
@@ -30,7 +32,8 @@
 # the module and checks the console for splats.
 # --timeout S: kill a guest after S seconds (default 300).
 # --expect FILE: judge with FILE instead of ci/expectations (same format).
-# --compat (the default): convert.sh --compat, as in step 2.
+# --compat (the default): convert.sh --compat, compat's include path added
+#   to the copy's Kbuild (or Makefile).
 # --native: convert.sh without --compat: the newest API as upstream has
 #   it, no compat header; such a driver misses invalidations on kernels
 #   that still call invalidate_page (before 4.13).
@@ -61,7 +64,7 @@ while [ $# -gt 0 ]; do
 		shift
 		;;
 	--native)
-		mode=""
+		mode=--native
 		shift
 		;;
 	--atomic)
@@ -94,8 +97,6 @@ for f in Kbuild Makefile; do
 done
 [ -n "$kbuild" ] ||
 	die "driver '$driver' has no Kbuild or Makefile: nothing tells kbuild what to build"
-kbuild_file=${kbuild# }
-kbuild_file=${kbuild_file%% *}
 # shellcheck disable=SC2086
 (cd "$driver" && grep -Eq "obj-m[[:space:]]*[:+]?=.*(^|[[:space:]=])$name\\.o" $kbuild) ||
 	die "driver '$driver': no 'obj-m += $name.o' in$kbuild (the module must be named after its directory)"
@@ -110,13 +111,23 @@ kernels=$(selected_kernels)
 # shellcheck disable=SC2086
 check_kernels $kernels
 
+# one_word PATH: the suite file names the driver and each test by its
+# path, one word.
+one_word() {
+	case $1 in
+	*[[:space:]\'\"\$\\]*) die "path '$1': no blanks, quotes, \$ or \\ (the generated suite names it as one word); link it from a plain path" ;;
+	esac
+}
+one_word "$driver"
+
 # The test list: "c FILE" or "exec FILE" lines; names must not clash.
 test_list=""
 add_test() {
 	case $1 in
-	*.c) test_list="$test_list
+	*.c) one_word "$1" && test_list="$test_list
 c $1" ;;
 	*) if [ -x "$1" ]; then
+		one_word "$1"
 		test_list="$test_list
 exec $1"
 	elif [ "$2" = single ]; then
@@ -153,62 +164,38 @@ area=$out/driver/$name
 new=$out/driver/.$name.new
 rm -rf "$new"
 trap 'rm -rf "$new"' EXIT
-mkdir -p "$new/tests"
+mkdir -p "$new"
 
-# 2. Copy and convert; the user's tree is only read.
-cp -R "$driver" "$new/src"
-cp -R "$driver" "$new/$name"
-# shellcheck disable=SC2086 # exit 3: converted, with items to review
-"$MNCOMPAT_TOP/semantic-patches/convert.sh" "$new/$name" --apply --quiet \
-	$mode >"$new/convert.report" 2>&1 || [ $? -eq 3 ] || {
-	cat "$new/convert.report" >&2
-	die "converting '$driver' failed (semantic-patches/convert.sh)"
-}
-if [ "$mode" = --compat ] && ! grep -q 'MNCOMPAT_INCLUDE' "$new/$name/$kbuild_file"; then
-	{
-		echo
-		echo "# <mncompat/mmu_notifier.h> and the target kernel's probed config"
-		echo "# (ci/build-module.sh sets both; see compat/README.md)."
-		# shellcheck disable=SC2016 # make variables, not shell ones
-		echo 'ccflags-y += -I$(MNCOMPAT_INCLUDE) -I$(MNCOMPAT_CONFIG)'
-	} >>"$new/$name/$kbuild_file"
-fi
-rc=0
-(cd "$new" && diff -ruN src "$name" >convert.diff) || rc=$?
-[ "$rc" -le 1 ] || die "diff of the converted copy failed"
-# No time stamps: the same driver gives the same patch.
-sed -E 's/^((---|\+\+\+) [^	]*)	.*/\1/' "$new/convert.diff" >"$new/convert.patch"
-rm "$new/convert.diff"
-
-# 3. Guest tests, built once for every kernel.
-echo "$test_list" | while read -r kind file; do
-	[ -n "$kind" ] || continue
-	t=$(basename "$file")
-	t=${t%.*}
-	if [ "$kind" = c ]; then
-		"$MNCOMPAT_TOP/ci/build-guest-test.sh" "$file" "$new/tests/$t" ||
-			die "guest test '$file' does not build"
-	else
-		cp "$file" "$new/tests/$t"
-	fi
-done
+# 2. The suite: the runner's only input.
+{
+	echo "# Generated by ci/driver-matrix.sh for $driver"
+	echo "converted-module $driver $mode"
+	echo "$test_list" | while read -r kind file; do
+		case $kind in
+		c) echo "test $file" ;;
+		exec) echo "exec $file" ;;
+		esac
+	done
+	echo "timeout $timeout_s"
+} >"$new/$name.suite"
 rm -rf "$area"
 mv "$new" "$area"
 trap - EXIT
-suite=$area/$name.suite
-{
-	echo "# Generated by ci/driver-matrix.sh for $driver"
-	echo "module $area/$name"
-	for t in "$area"/tests/*; do
-		[ -f "$t" ] && echo "exec $t"
-	done
-	echo "timeout $timeout_s"
-} >"$suite"
-log "driver $name: $(grep -c '\] converted' "$area/convert.report" || true) conversions, $(grep -c '\] review' "$area/convert.report" || true) items to review: $area/convert.report"
 
-# 4. The matrix runner: every kernel, each on its own (one that fails does
-# not stop the rest), results in $MNCOMPAT_OUT/results/KERNEL/NAME/ (the
-# previous results go), one line per kernel, the report and its files.
-echo "conversion report: $area/convert.report"
-echo "conversion patch:  $area/convert.patch"
-MNCOMPAT_OUT=$out exec "$MNCOMPAT_TOP/ci/matrix.sh" --expect "$expect" "$suite"
+# 3. The matrix runner: every kernel, each on its own (one that fails does
+# not stop the rest).
+rc=0
+MNCOMPAT_OUT=$out "$MNCOMPAT_TOP/ci/matrix.sh" --expect "$expect" \
+	"$area/$name.suite" || rc=$?
+
+# 4. The conversion (done once for every kernel): its report and patch.
+for report in "$out"/results/*/"$name/convert-$name.report"; do
+	[ -f "$report" ] || continue
+	cp "$report" "$area/convert.report"
+	cp "${report%.report}.patch" "$area/convert.patch"
+	echo "driver $name: $(grep -c '\] converted' "$report" || true) conversions, $(grep -c '\] review' "$report" || true) items to review"
+	echo "conversion report: $area/convert.report"
+	echo "conversion patch:  $area/convert.patch"
+	break
+done
+exit "$rc"

@@ -13,7 +13,7 @@ if [ -z "${MNCOMPAT_CACHE:-}" ]; then
 	fi
 fi
 KERNELS_LIST=${KERNELS_LIST:-$MNCOMPAT_TOP/ci/kernels.list}
-JOBS=${JOBS:-$(nproc)}
+MNCOMPAT_JOBS=${MNCOMPAT_JOBS:-$(nproc)}
 
 die() {
 	echo "error: $*" >&2
@@ -24,16 +24,16 @@ log() {
 	echo ">> $*" >&2
 }
 
-# write_kernel_env NAME KIND VERSION RELEASE KDIR KSRC KMODDIR VMLINUZ [LACKS]:
-# write NAME's env file, the kernel's handle (KEY=VALUE lines, sourced by
-# the scripts, read by results.py), in one step, with KERNEL_APPEND and
-# KERNEL_PATCHES from the environment (the kernels.list row's boot
-# arguments and kernel-patches series, or -); print its path.
+# write_kernel_env NAME KIND VERSION RELEASE KDIR KSRC KMODDIR VMLINUZ:
+# write what a kind's script (get-deb-kernel, build-src-kernel,
+# register-user-kernel) found of kernel NAME into its env file, the
+# kernel's handle (KEY=VALUE lines, sourced by the scripts, read by
+# results.py), in one step; print its path. ci/prepare-kernel.sh then adds
+# the fields of the kernel's ci/kernels.list row.
 write_kernel_env() {
 	wke_file=$MNCOMPAT_CACHE/kernels/$1.env
 	mkdir -p "$MNCOMPAT_CACHE/kernels"
-	{
-		cat <<EOT
+	cat >"$wke_file.tmp.$$" <<EOT
 KERNEL_NAME=$1
 KERNEL_KIND=$2
 KERNEL_VERSION='$3'
@@ -41,12 +41,8 @@ KERNEL_RELEASE=$4
 KDIR=$5
 KSRC=$6
 KMODDIR=$7
-KERNEL_APPEND='${KERNEL_APPEND:-}'
-KERNEL_PATCHES=${KERNEL_PATCHES:--}
 VMLINUZ=$8
 EOT
-		[ $# -lt 9 ] || echo "KERNEL_LACKS='$9'"
-	} >"$wke_file.tmp.$$"
 	mv "$wke_file.tmp.$$" "$wke_file"
 	echo "$wke_file"
 }

@@ -1,16 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/merge-results.sh OUT RESULTS_DIR...
+# Usage: ci/merge-results.sh [--expect FILE] OUT RESULTS_DIR...
 # Combine the results dirs of per-kernel matrix runs (one CI job per
 # kernel, each with KERNELS=<one>) into OUT: copy every kernel folder, then
 # print the text report and write junit.xml, matrix.html, console.log and
-# ktap.tap (ci/report.py) over all of them. OUT must not exist; it appears whole or not at all. A kernel found
-# in two inputs is an error. Exits like ci/report.py: 1 on any unexpected
-# result.
+# ktap.tap (ci/report.py) over all of them, judged with FILE (default
+# ci/expectations, as ci/matrix.sh --expect). OUT must not exist; it
+# appears whole or not at all. A kernel found in two inputs is an error.
+# Exits like ci/report.py: 1 on any unexpected result.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 2 ] || die "usage: merge-results.sh OUT RESULTS_DIR..."
+expect=$MNCOMPAT_TOP/ci/expectations
+if [ "${1-}" = --expect ]; then
+	[ $# -ge 2 ] || die "--expect needs a file"
+	expect=$2
+	shift 2
+fi
+[ -r "$expect" ] || die "no expectations file '$expect'"
+[ $# -ge 2 ] || die "usage: merge-results.sh [--expect FILE] OUT RESULTS_DIR..."
 out=$1
 shift
 [ ! -e "$out" ] || die "$out exists; merge into a new directory"
@@ -34,8 +42,7 @@ for dir in "$@"; do
 done
 
 rc=0
-python3 "$MNCOMPAT_TOP/ci/report.py" \
-	"${EXPECTATIONS:-$MNCOMPAT_TOP/ci/expectations}" "$tmp" || rc=$?
+python3 "$MNCOMPAT_TOP/ci/report.py" "$expect" "$tmp" || rc=$?
 mv "$tmp" "$out"
 trap - EXIT
 exit "$rc"

@@ -24,6 +24,8 @@ import os
 import re
 import sys
 
+from results import read_text as read, write_atomic as write
+
 SPLAT = re.compile(
     r"BUG:|WARNING:|Oops|Kernel panic|KASAN:|UBSAN:|"
     r"general protection fault|"
@@ -42,14 +44,6 @@ BEGIN = "# mncompat-begin "
 END = "# mncompat-end "
 UPTIME = "# mncompat-uptime "
 FRAME = re.compile(r"mncompat-suite-(begin|end) (\S+)\s*$")
-
-
-def read(path):
-    try:
-        with open(path, errors="replace") as f:
-            return f.read()
-    except FileNotFoundError:
-        return ""
 
 
 def console_splats(console):
@@ -151,12 +145,6 @@ def split(text, names):
         else:
             head.append(line)
     return "".join(head), frames, "".join(tail)
-
-
-def write(path, text):
-    with open(path + ".tmp", "w") as f:
-        f.write(text)
-    os.replace(path + ".tmp", path)
 
 
 def test_seconds(ktap):

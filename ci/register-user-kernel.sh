@@ -1,20 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/register-user-kernel.sh NAME BUILD_TREE IMAGE MODULES_DIR LACKS
+# Usage: ci/register-user-kernel.sh NAME BUILD_TREE IMAGE MODULES_DIR
 #        (ci/prepare-kernel.sh runs it for a "user" row of ci/kernels.list)
 # Check a kernel the user already has and write its env file: BUILD_TREE is
 # a prepared build tree of an x86_64 kernel with its Module.symvers (a full
 # build, or the distribution's linux-headers / kernel-devel tree), IMAGE its
 # bootable bzImage, MODULES_DIR (or -) its lib/modules/RELEASE folder for
-# the suites' kmod lines, LACKS (or -) the features it lacks (see
-# ci/lacks.list). Nothing is copied or built. Any problem: one "error:"
-# line naming the row and what to do, exit 1.
+# the suites' kmod lines (the row's boot arguments and lacks= are
+# ci/prepare-kernel.sh's). Nothing is copied or built. Any problem: one
+# "error:" line naming the row and what to do, exit 1.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 5 ] ||
-	die "usage: register-user-kernel.sh NAME BUILD_TREE IMAGE MODULES_DIR LACKS"
-name=$1 tree=$2 image=$3 mods=$4 lacks=$5
+[ $# -eq 4 ] ||
+	die "usage: register-user-kernel.sh NAME BUILD_TREE IMAGE MODULES_DIR"
+name=$1 tree=$2 image=$3 mods=$4
 
 [ -d "$tree" ] || die "$name: build tree '$tree' is not a directory"
 tree=$(cd "$tree" && pwd)
@@ -43,14 +43,6 @@ if [ "$mods" != - ]; then
 		die "$name: modules folder '$mods' has no modules.dep (run depmod for it), or give - for none"
 	kmoddir=$(cd "$mods" && pwd)
 fi
-if [ "$lacks" != - ]; then
-	for feature in $(echo "$lacks" | tr ',' ' '); do
-		awk -v f="$feature" '$1 == f { found = 1 } END { exit !found }' \
-			"$MNCOMPAT_TOP/ci/lacks.list" ||
-			die "$name: lacks=$feature: not a feature of ci/lacks.list ($(awk '$1 !~ /^#/ && NF { print $1 }' "$MNCOMPAT_TOP/ci/lacks.list" | sort -u | tr '\n' ' '))"
-	done
-fi
-
 log "$name: user kernel $release, tree $tree, image $image"
 write_kernel_env "$name" user "user kernel $release" "$release" "$tree" "" \
-	"$kmoddir" "$image" "$(echo "$lacks" | sed 's/^-$//' | tr ',' ' ')"
+	"$kmoddir" "$image"

@@ -1,8 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """RESULTS_DIR/matrix.html: the matrix as one self-contained page.
 
-Tables: tests x kernels (cell text = the text matrix's label, colour by
-class: pass, xfail (expected non-pass, seen), skip, unexpected, none);
+Kernels in the order of the generation each stands for (pre-4.11 ->
+4.12 -> 4.13 -> ... -> 6.12, the user's rows last). Tables: per kernel its
+generation and counts; the B1-B4 story (the suite runs that show each 2017
+bug before and after); tests x kernels (cell text = the text matrix's
+label, colour by class: pass, xfail (expected non-pass, seen), skip,
+unexpected, none);
 per suite and kernel the build, guest and test seconds, guest status and
 accelerator (and why it was chosen); the compat macros each kernel got. Links go to RESULTS_DIR/<kernel>/console.log,
 ktap.tap and each suite's console.log (relative, so the folder can move).
@@ -24,6 +28,10 @@ td.xfail { background: #cfd8f0; }
 td.skip { background: #f3e7a6; }
 td.unexpected { background: #f08a80; font-weight: bold; }
 td.none { background: #fff; color: #999; }
+span.pass { background: #b7e1b0; }
+span.xfail { background: #cfd8f0; }
+span.skip { background: #f3e7a6; }
+span.unexpected { background: #f08a80; font-weight: bold; }
 .legend span { padding: 2px 6px; margin-right: 4px; border: 1px solid #999; }
 """
 
@@ -119,8 +127,101 @@ def compat_list(results_dir, kernels):
     return out
 
 
+# The 2017 bugs (README "Re-created kernels"): the suite runs that show
+# each one before (must fail, as ci/expectations says) and after (pass).
+STORY = [
+    ("B1", "invalidate_page that sleeps (a mutex), called under the "
+     "page-table lock since 4.11",
+     [("pre413-6.1", "b1-sleeping-invalidate-page")],
+     [("pre411-6.1", "b1-sleeping-invalidate-page"),
+      ("fix413-6.1", "b1-sleeping-invalidate-page")]),
+    ("B2", "a driver converted to range callbacks without compat, on a "
+     "kernel that still calls invalidate_page",
+     [("pre413-6.1", "b2-b3-converted-no-compat")],
+     [("pre413-6.1", "b2-b3-with-compat"),
+      ("fix413-6.1", "b2-b3-converted-no-compat")]),
+    ("B3", "invalidate_page that assumes 4 KiB pages, on a PMD-mapped THP",
+     [("pre413-6.1", "b3-legacy-4k-invalidate-page")],
+     [("fix413-6.1", "b2-b3-converted-no-compat"),
+      ("pre413-6.1", "b2-b3-with-compat")]),
+    ("B4", "the OOM reaper unmapping without notifiers",
+     [("oomreap-6.1", "b4-oom-reaper")],
+     [("oomfix-6.1", "b4-oom-reaper"), ("deb-6.12", "b4-oom-reaper")]),
+]
+
+
+def counts(cells):
+    """(pass, expected non-pass, skip, unexpected) of CELLS."""
+    return (sum(c.result == "pass" and not c.unexpected for c in cells),
+            sum(c.result not in ("pass", "skip") and not c.unexpected
+                for c in cells),
+            sum(c.result == "skip" and not c.unexpected for c in cells),
+            sum(c.unexpected for c in cells))
+
+
+def verdict_class(cells):
+    passed, xfail, _, bad = counts(cells)
+    if bad:
+        return "unexpected"
+    return "xfail" if xfail else "pass" if passed else "skip"
+
+
+def kernels_table(results_dir, cells, kernels):
+    out = ['<table id="kernels">', "<tr><th>kernel</th><th>generation</th>"
+           "<th>pass</th><th>expected non-pass</th><th>skip</th>"
+           "<th>unexpected</th><th>accelerator</th></tr>"]
+    for k in kernels:
+        mine = [c for c in cells if c.kernel == k]
+        env = results.kernel_env(results_dir, k)
+        generation = env.get("KERNEL_GENERATION", "?")
+        if env.get("KERNEL_PATCHES", "-") != "-":
+            generation += f" (re-created: {env['KERNEL_PATCHES']})"
+        elif env.get("KERNEL_KIND") == "user":
+            generation += " (your kernel)"
+        accel = " ".join(results.ordered(
+            a[0] for a in (results.accel(results_dir, k, s) for s in
+                           results.ordered(c.suite for c in mine)) if a))
+        out.append(f'<tr data-kernel="{esc(k)}"><th>{esc(k)}</th>'
+                   f"<td>{esc(generation)}</td>" +
+                   "".join(f"<td>{n}</td>" for n in counts(mine)) +
+                   f'<td>{esc(accel or "-")}</td></tr>')
+    out.append("</table>")
+    return out
+
+
+def story_table(cells):
+    by_run = {}
+    for c in cells:
+        by_run.setdefault((c.kernel, c.suite), []).append(c)
+    out = ['<table id="story">', "<tr><th>bug</th><th>what</th>"
+           "<th>before: must fail</th><th>after: fixed</th></tr>"]
+    for bug, what, before, after in STORY:
+        if not any(run in by_run for run in before + after):
+            continue
+        sides = []
+        for runs in (before, after):
+            parts = []
+            for kernel, suite in runs:
+                mine = by_run.get((kernel, suite))
+                if not mine:
+                    continue
+                passed, xfail, skip, bad = counts(mine)
+                parts.append(
+                    f'<span class="{verdict_class(mine)}">{esc(kernel)}/'
+                    f"{esc(suite)}: {passed} pass, {xfail} expected "
+                    f"non-pass{f', {skip} skip' if skip else ''}"
+                    f"{f', {bad} UNEXPECTED' if bad else ''}</span>")
+            sides.append("<br>".join(parts) or "not run")
+        out.append(f'<tr data-bug="{esc(bug)}"><th>{esc(bug)}</th>'
+                   f"<td>{esc(what)}</td><td>{sides[0]}</td>"
+                   f"<td>{sides[1]}</td></tr>")
+    out.append("</table>")
+    return out
+
+
 def page(results_dir, cells):
-    kernels = results.ordered(c.kernel for c in cells)
+    kernels = results.kernels_by_generation(
+        results_dir, results.ordered(c.kernel for c in cells))
     tests = results.ordered(c.test for c in cells)
     bad = sum(c.unexpected for c in cells)
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
@@ -132,7 +233,11 @@ def page(results_dir, cells):
            '<span style="background:#cfd8f0">xfail, xsplat, xtimeout: '
            'expected non-pass, seen</span><span style="background:#f3e7a6">skip</span>'
            '<span style="background:#f08a80">unexpected (!)</span></p>',
-           "<h2>Tests</h2>"]
+           "<h2>Kernels, by the generation each stands for</h2>"]
+    out += kernels_table(results_dir, cells, kernels)
+    out.append("<h2>The 2017 bugs: before and after</h2>")
+    out += story_table(cells)
+    out.append("<h2>Tests</h2>")
     out += matrix_table(cells, kernels, tests)
     out.append("<h2>Suites: build, guest and test seconds, guest status, "
                "accelerator</h2>")

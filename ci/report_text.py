@@ -12,8 +12,7 @@ SLOWEST = 10
 KERNEL_WARNINGS = 5
 
 
-def matrix(cells):
-    kernels = results.ordered(c.kernel for c in cells)
+def matrix(cells, kernels):
     tests = results.ordered(c.test for c in cells)
     by_key = {(c.test, c.kernel): c.label for c in cells}
     width = max(len(t) for t in tests)
@@ -69,7 +68,8 @@ def kernel_warnings(results_dir, cells):
 def report(results_dir, cells):
     """(text, number of unexpected cells)."""
     bad = [c for c in cells if c.unexpected]
-    lines = matrix(cells)
+    lines = matrix(cells, results.kernels_by_generation(
+        results_dir, results.ordered(c.kernel for c in cells)))
     for c in bad:
         lines.append(f"unexpected: {c.kernel} {c.test}: {c.result}, "
                      f"expected {c.want}" +
@@ -78,6 +78,10 @@ def report(results_dir, cells):
     for (name, why), n in results.accels(results_dir, cells).items():
         lines.append(f"guest accelerator: {name} ({n} suite runs)" +
                      (f": {why}" if why else ""))
+    harness = results.ordered(f"{c.kernel}/{c.suite}" for c in cells
+                              if c.test.endswith("/harness"))
+    if harness:
+        lines.append("harness errors on: " + " ".join(harness))
     lines += slowest(results_dir, cells)
     lines.append(f"matrix: {len(cells) - len(bad)} passed, {len(bad)} failed")
     return "\n".join(lines) + "\n", len(bad)

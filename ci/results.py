@@ -38,7 +38,7 @@ def load_expectations(path):
 
 def kernel_env(results_dir, kernel):
     """The KEY=VALUE lines of RESULTS_DIR/KERNEL/kernel.env, a copy of the
-    kernel's env file (ci/matrix-cell.sh), as a dict."""
+    kernel's env file (ci/boot-group.sh), as a dict."""
     env = {}
     for line in read_text(os.path.join(results_dir, kernel,
                                        "kernel.env")).splitlines():
@@ -89,6 +89,26 @@ def predates_api(release, detail):
                 release < (int(m.group(2)), int(m.group(3))))
 
 
+def version_key(text):
+    """'6.12' -> (6, 12); what is no version sorts after every version."""
+    try:
+        return tuple(int(p) for p in text.split("."))
+    except ValueError:
+        return (float("inf"),)
+
+
+def kernels_by_generation(results_dir, kernels):
+    """KERNELS in the order of the generation each stands for (its env's
+    KERNEL_GENERATION: a re-created kernel's is its series', any other's
+    its release's; ci/prepare-kernel.sh), the user's rows last, then by
+    name: pre411 -> pre413 -> fix413 -> oomreap -> oomfix -> 6.1 -> 6.12."""
+    def key(kernel):
+        env = kernel_env(results_dir, kernel)
+        return (env.get("KERNEL_KIND") == "user",
+                version_key(env.get("KERNEL_GENERATION", "")), kernel)
+    return sorted(kernels, key=key)
+
+
 def expected(rules, kernel, test):
     for kglob, tglob, result in rules:
         if fnmatch.fnmatchcase(kernel, kglob) and \
@@ -97,17 +117,24 @@ def expected(rules, kernel, test):
     return "pass"
 
 
+def suite_rows(suite_dir):
+    """(kernel, suite, test, result, detail) of one suite folder's
+    results.tsv, in its order."""
+    rows = []
+    for line in read_text(os.path.join(suite_dir, "results.tsv")).splitlines():
+        fields = line.split("\t")
+        if len(fields) == 5:
+            rows.append(tuple(fields))
+    return rows
+
+
 def load_rows(results_dir):
     """(kernel, suite, test, result, detail) of every results.tsv row, in
     the order of the sorted directory walk."""
     rows = []
     for dirpath, _, files in sorted(os.walk(results_dir)):
         if "results.tsv" in files:
-            with open(os.path.join(dirpath, "results.tsv")) as f:
-                for line in f:
-                    fields = line.rstrip("\n").split("\t")
-                    if len(fields) == 5:
-                        rows.append(tuple(fields))
+            rows += suite_rows(dirpath)
     return rows
 
 
@@ -151,15 +178,19 @@ def read_text(path, default=""):
         return default
 
 
+def read_seconds(path):
+    """A seconds file as a float, or None when there is none."""
+    try:
+        return float(read_text(path).strip())
+    except ValueError:
+        return None
+
+
 def seconds(results_dir, kernel, suite, what):
     """A suite folder's WHAT-seconds file (build, boot, test) as a float,
     or None when the suite has none (it did not build or boot)."""
-    text = read_text(os.path.join(results_dir, kernel, suite,
-                                  f"{what}-seconds")).strip()
-    try:
-        return float(text)
-    except ValueError:
-        return None
+    return read_seconds(os.path.join(results_dir, kernel, suite,
+                                     f"{what}-seconds"))
 
 
 def kernel_warnings(results_dir, kernel):
@@ -210,6 +241,45 @@ def compat_macros(results_dir, kernel):
     return macros
 
 
+def suite_line(suite_dir, bootdir):
+    """What became of one suite run, in a few words: a harness error, the
+    first build failure, a guest that never reached init, a timeout and
+    where, else its pass counts; the kernel's own warnings; its seconds
+    and accelerator (ci/boot-group.sh prints it)."""
+    rows = suite_rows(suite_dir)
+    status = read_text(os.path.join(suite_dir, "status")).strip()
+    harness = [r for r in rows if r[2].endswith("/harness")]
+    build = [r for r in rows if "/build:" in r[2] and r[3] == "fail"]
+    if harness:
+        line = f"harness error: {harness[0][4]}"
+    elif build:
+        line = f"build failed: {build[0][4]}"
+    elif any(r[2].endswith("/boot") and r[4] == "never reached init"
+             for r in rows):
+        boot_status = read_text(os.path.join(bootdir, "status")).strip()
+        line = (f"the guest never reached its init (status {boot_status}): "
+                "does the image boot under QEMU with console=ttyS0? See "
+                f"{os.path.join(bootdir, 'console.log')}")
+    elif status == "timeout":
+        unfinished = [r[2] for r in rows if r[4] == "never finished"]
+        timed_out = [r[2] for r in rows if r[3] == "timeout"]
+        where = (unfinished or timed_out or ["?"])[0]
+        limit = read_text(os.path.join(bootdir, "timeout")).strip()
+        line = f"timeout after {limit}s in {where}"
+    else:
+        passed = sum(r[3] == "pass" for r in rows)
+        line = f"{passed} pass, {len(rows) - passed} not pass"
+    warnings = read_text(os.path.join(suite_dir, "kernel-warnings.log"))
+    if warnings:
+        line += (f"; {len(warnings.splitlines())} warnings of the kernel's "
+                 "own headers (kernel-warnings.log)")
+    secs = sum(read_seconds(os.path.join(suite_dir, f"{w}-seconds")) or 0
+               for w in ("build", "boot"))
+    accel = (read_text(os.path.join(suite_dir, "accel")).splitlines()
+             or [""])[0]
+    return f"{line} ({secs:.1f}s{', ' + accel if accel else ''})"
+
+
 def write_atomic(path, text):
     tmp = f"{path}.tmp{os.getpid()}"
     try:
@@ -219,3 +289,14 @@ def write_atomic(path, text):
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def main():
+    """ci/results.py suite-line SUITE_DIR BOOT_DIR: print suite_line()."""
+    if len(sys.argv) != 4 or sys.argv[1] != "suite-line":
+        sys.exit("usage: results.py suite-line SUITE_DIR BOOT_DIR")
+    print(suite_line(sys.argv[2], sys.argv[3]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Usage: ci/stage-suite.sh ENV_FILE SUITE_FILE RESULTS_DIR
-# The first half of running a suite (ci/run-suite.sh; ci/boot-suites.sh
+# The first half of running a suite (ci/boot-group.sh; ci/boot-suites.sh
 # boots it): build its modules against the kernel of ENV_FILE (the handle
 # ci/prepare-kernel.sh prints) and its guest tests into
 # RESULTS_DIR/staging (plan, modules/, tests/) and write the boot options
@@ -18,19 +18,15 @@
 # or absolute):
 #   module DIR [MAKEVAR=VALUE...]
 #                     build DIR against the kernel, insmod it, rmmod at end
-#   converted-module DIR [--compat] [--naive=HOW] [MAKEVAR=VALUE...]
-#                     like module, but first run semantic-patches/convert.sh
-#                     --apply on a copy of DIR (report: convert-NAME.report;
-#                     symbolic links in DIR are copied as the files they
-#                     name); --compat: convert.sh --compat; --naive=HOW: a
-#                     conversion that is known to be wrong, to show a test
-#                     failing on it (drivers-sample/shapes): drop-page
-#                     deletes the .invalidate_page fields first (a port
-#                     that takes the range callbacks to cover it; their
-#                     callbacks stay, __maybe_unused),
-#                     one-file converts with the module view off
-#                     (MNCOMPAT_TEST_ONE_FILE: each file on its own, a call
-#                     the analysis cannot follow taken as non-sleeping)
+#   converted-module DIR --compat|--native|--atomic [--naive=HOW]
+#                    [MAKEVAR=VALUE...]
+#                     like module, but first convert a copy of DIR with
+#                     semantic-patches/convert.sh in that mode
+#                     (ci/convert-module.sh; convert-NAME.report and
+#                     convert-NAME.patch beside the results); --naive=HOW:
+#                     a conversion known to be wrong, to show a test
+#                     failing on it (drivers-sample/shapes, see
+#                     ci/convert-module.sh)
 #   kmod NAME         load the kernel's own module NAME (with its
 #                     dependencies) where the kernel has it as a module
 #   test FILE.c       build a static guest test, run it (prints KTAP)
@@ -95,39 +91,6 @@ mkdir -p "$staging/modules" "$staging/tests"
 : >"$staging/plan"
 timeout_s=300 modules="" build_failed="" qemu_args="" append="" wrap=""
 
-# convert_module DIR OUT [--compat] [--naive=HOW]: OUT/NAME is DIR
-# converted by semantic-patches/convert.sh --apply, OUT/report its report.
-convert_module() {
-	cm_src=$1 cm_out=$2
-	shift 2
-	cm_copy=$cm_out/$(basename "$cm_src")
-	rm -rf "$cm_out"
-	mkdir -p "$cm_out"
-	cp -rL "$cm_src" "$cm_copy"
-	cm_flags='' cm_env=''
-	for cm_o; do
-		case $cm_o in
-		--compat) cm_flags=--compat ;;
-		--naive=drop-page)
-			# The fields go; their callbacks stay, unused (as
-			# __maybe_unused: a port would delete them).
-			sed -n 's/^[[:space:]]*\.invalidate_page[[:space:]]*=[[:space:]]*\([A-Za-z_0-9]*\).*/\1/p' \
-				"$cm_copy"/*.[ch] | while read -r cm_fn; do
-				sed -i "s/^static void $cm_fn(/static void __maybe_unused $cm_fn(/" \
-					"$cm_copy"/*.c
-			done
-			sed -i '/^[[:space:]]*\.invalidate_page[[:space:]]*=/d' \
-				"$cm_copy"/*.[ch] ;;
-		--naive=one-file) cm_env=MNCOMPAT_TEST_ONE_FILE=1 ;;
-		*) die "converted-module: unknown option $cm_o" ;;
-		esac
-	done
-	# exit 3: converted, with items to review
-	# shellcheck disable=SC2086 # no flag, or one
-	env $cm_env "$MNCOMPAT_TOP/semantic-patches/convert.sh" $cm_flags \
-		"$cm_copy" --apply >"$cm_out/report" 2>&1 || [ $? -eq 3 ]
-}
-
 # tree_sum DIR...: a digest of stdin and of the files under each DIR
 # (names relative to DIR, and contents): the key of a build that reads only
 # them.
@@ -191,21 +154,28 @@ while read -r directive arg; do
 		shift
 		name=$(basename "$dir")
 		if [ "$directive" = converted-module ]; then
-			opts=
-			while [ $# -gt 0 ]; do
-				case $1 in
-				--*) opts="$opts $1" ;;
-				*) break ;;
-				esac
+			mode=${1-}
+			shift || true
+			case $mode in
+			--compat | --native | --atomic) ;;
+			*) die "$suite_file: converted-module $(basename "$dir"): give --compat, --native or --atomic after the directory" ;;
+			esac
+			naive=
+			case ${1-} in
+			--naive=*)
+				naive=$1
 				shift
-			done
-			# shellcheck disable=SC2086 # options without blanks
-			once_per_run "convert-$name-$(echo "$opts" | tree_sum "$dir" \
-				"$MNCOMPAT_TOP/semantic-patches")" \
+				;;
+			esac
+			# shellcheck disable=SC2086 # no --naive, or one without blanks
+			once_per_run "convert$mode$naive-$name-$(tree_sum "$dir" \
+				"$MNCOMPAT_TOP/semantic-patches" </dev/null)" \
 				"$rundir/convert" \
-				convert_module "$dir" "$rundir/convert" $opts ||
-				die "converting $dir failed: $rundir/convert/report"
-			cp "$rundir/convert/report" "$rundir/convert-$name.report"
+				"$MNCOMPAT_TOP/ci/convert-module.sh" "$mode" $naive "$dir" \
+				"$rundir/convert" ||
+				die "converting $dir failed: $rundir/convert/convert.report"
+			cp "$rundir/convert/convert.report" "$rundir/convert-$name.report"
+			cp "$rundir/convert/convert.patch" "$rundir/convert-$name.patch"
 			dir=$rundir/convert/$name
 		fi
 		if once_per_run "module-$kernel-$name-$(echo "$@" |

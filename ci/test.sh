@@ -33,28 +33,27 @@ part() {
 
 part style "$MNCOMPAT_TOP/ci/check-style.sh"
 part templates "$MNCOMPAT_TOP/ci/tests/check-templates.sh"
-# The cocci part builds its converted cases against the Debian kernels of
-# the run (downloaded and unpacked into the cache, a minute when cold).
-deb_kernels=$(for k in $(selected_kernels); do
-	kernel_line "$k" | awk '$2 == "deb" { print $1 }'
-done)
-MNCOMPAT_KERNEL_ENVS=
-# shellcheck disable=SC2086
-[ -z "$deb_kernels" ] ||
-	MNCOMPAT_KERNEL_ENVS=$("$MNCOMPAT_TOP/ci/prepare-kernel.sh" $deb_kernels) ||
-	log "Debian kernels not prepared: the cocci part builds nothing (the matrix reports them)"
-export MNCOMPAT_KERNEL_ENVS
-part cocci "$MNCOMPAT_TOP/semantic-patches/tests/run.sh"
 part model "$MNCOMPAT_TOP/drivers-sample/mirror/model/run.sh"
 part kernel-patches "$MNCOMPAT_TOP/kernel-patches/check-series.sh" \
 	"$("$MNCOMPAT_TOP/ci/unpack-source.sh" 6.1)"
 # The matrix prepares the kernels (ci/matrix.sh); the later parts take
-# their handles, prepared by then.
+# their handles (env files) from it.
 # shellcheck disable=SC2046
 part matrix "$MNCOMPAT_TOP/ci/matrix.sh" --selftests $(ls drivers-sample/*/*.suite)
 # Which suites ran on which packaged kernel (their needs lines).
 part cells "$MNCOMPAT_TOP/ci/tests/check-cells.sh" "$out/results"
-env_files=$("$MNCOMPAT_TOP/ci/prepare-kernel.sh")
+env_files="" MNCOMPAT_KERNEL_ENVS=""
+for k in $(selected_kernels); do
+	[ -r "$out/work/env/$k" ] || continue
+	env_file=$(cat "$out/work/env/$k")
+	env_files="$env_files $env_file"
+	# shellcheck disable=SC1090 # the kernel's handle
+	[ "$(. "$env_file" && echo "$KERNEL_KIND")" != deb ] ||
+		MNCOMPAT_KERNEL_ENVS="$MNCOMPAT_KERNEL_ENVS $env_file"
+done
+# The cocci part builds its converted cases against the Debian kernels.
+export MNCOMPAT_KERNEL_ENVS
+part cocci "$MNCOMPAT_TOP/semantic-patches/tests/run.sh"
 # shellcheck disable=SC2086
 part compat "$MNCOMPAT_TOP/compat/tests/run.sh" $env_files
 # shellcheck disable=SC2086

@@ -9,8 +9,9 @@
 # when the probe compiled, #undef otherwise.  The probe log is kept in
 # OUTDIR/mncompat_probes.log.
 #
-# Environment: MNCOMPAT_JOBS (default 2), MNCOMPAT_PROBES (probe directory,
-# default: the probes/ directory next to this script), MAKE (default make).
+# Environment: MNCOMPAT_JOBS (default: one per CPU), MNCOMPAT_PROBES (probe
+# directory, default: the probes/ directory next to this script), MAKE
+# (default make).
 set -eu
 
 me=configure.sh
@@ -29,7 +30,7 @@ case $kdir in
 esac
 
 probes=${MNCOMPAT_PROBES:-$(cd "$(dirname "$0")" && pwd)/probes}
-jobs=${MNCOMPAT_JOBS:-2}
+jobs=${MNCOMPAT_JOBS:-$(nproc)}
 make=${MAKE:-make}
 
 mkdir -p "$outdir"

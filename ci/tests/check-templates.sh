@@ -19,56 +19,64 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # The rows, read here without ci/lib.sh, which ci/kernel-rows.sh uses.
 rows=$(awk '$1 !~ /^#/ && NF { print $1 }' "$MNCOMPAT_TOP/ci/kernels.list" |
-	tr '\n' ' ')
+	tr '\n' ' ' | sed 's/ $//')
 
-# q FILE FILTER: yq's raw output of FILTER on FILE.
-q() {
-	yq -r "$2" "$1"
+# has FILE FILTER BRE WHY: a line of yq's raw output of FILTER on FILE
+# matches BRE; else say WHY and fail.
+has() {
+	yq -r "$2" "$1" | grep -q "$3" || { echo "$4" && return 1; }
+}
+
+# is FILE FILTER VALUE WHY: yq's raw output of FILTER on FILE, its lines
+# joined by blanks, is VALUE; else say WHY and fail.
+is() {
+	[ "$(yq -r "$2" "$1" | tr '\n' ' ' | sed 's/ $//')" = "$3" ] ||
+		{ echo "$4" && return 1; }
 }
 
 # github_ok FILE: the GitHub Actions checks; the first failure is printed.
 github_ok() {
-	q "$1" . >/dev/null || return 1
-	[ "$(q "$1" '.jobs.kernel.strategy.matrix.kernel')" = \
-		'${{ fromJSON(needs.rows.outputs.kernels) }}' ] ||
-		{ echo "kernel matrix is not the rows job's output"; return 1; }
-	q "$1" '.jobs.rows.steps[].run // empty' | grep -q 'ci/kernel-rows.sh' ||
-		{ echo "rows job does not run ci/kernel-rows.sh"; return 1; }
-	[ "$("$MNCOMPAT_TOP/ci/kernel-rows.sh" | jq -r '.[]' | tr '\n' ' ')" = "$rows" ] ||
-		{ echo "ci/kernel-rows.sh is not the rows of ci/kernels.list"; return 1; }
-	q "$1" '.jobs.kernel.steps[].run // empty' | grep -qx 'make deps' ||
-		{ echo "kernel job does not run make deps"; return 1; }
-	q "$1" '.jobs.kernel.steps[].run // empty' |
-		grep -q '^runuser -u ci -- make matrix KERNELS=\${{ matrix.kernel }}' ||
-		{ echo "kernel job does not run make matrix as ci for its row"; return 1; }
-	q "$1" '.jobs.kernel.steps[] | select(.uses // "" | startswith("actions/cache")) | .with.path + " " + .with.key' |
-		grep -q '^/home/ci/.cache/mncompat mncompat-\${{ matrix.kernel }}-' ||
-		{ echo "kernel job does not cache ~ci/.cache/mncompat per row"; return 1; }
-	[ "$(q "$1" '.jobs.report.needs')" = kernel ] ||
-		{ echo "report job does not need the kernel jobs"; return 1; }
-	q "$1" '.jobs.report.steps[].run // empty' | grep -q 'ci/merge-results.sh' ||
-		{ echo "report job does not run ci/merge-results.sh"; return 1; }
+	yq . "$1" >/dev/null &&
+		is "$1" .jobs.kernel.strategy.matrix.kernel \
+			'${{ fromJSON(needs.rows.outputs.kernels) }}' \
+			"kernel matrix is not the rows job's output" &&
+		has "$1" '.jobs.rows.steps[].run // empty' 'ci/kernel-rows.sh' \
+			"rows job does not run ci/kernel-rows.sh" &&
+		{ [ "$("$MNCOMPAT_TOP/ci/kernel-rows.sh" | jq -r '.[]' | tr '\n' ' ')" = "$rows " ] ||
+			{ echo "ci/kernel-rows.sh is not the rows of ci/kernels.list" && false; }; } &&
+		has "$1" '.jobs.kernel.steps[].run // empty' '^make deps$' \
+			"kernel job does not run make deps" &&
+		has "$1" '.jobs.kernel.steps[].run // empty' \
+			'^runuser -u ci -- make matrix KERNELS=\${{ matrix.kernel }}' \
+			"kernel job does not run make matrix as ci for its row" &&
+		has "$1" '.jobs.kernel.steps[] | select(.uses // "" | startswith("actions/cache")) | .with.path + " " + .with.key' \
+			'^/home/ci/.cache/mncompat mncompat-\${{ matrix.kernel }}-' \
+			"kernel job does not cache ~ci/.cache/mncompat per row" &&
+		is "$1" .jobs.report.needs kernel \
+			"report job does not need the kernel jobs" &&
+		has "$1" '.jobs.report.steps[].run // empty' 'ci/merge-results.sh' \
+			"report job does not run ci/merge-results.sh"
 }
 
 # gitlab_ok FILE: the GitLab CI checks; the first failure is printed.
 gitlab_ok() {
-	q "$1" . >/dev/null || return 1
-	[ "$(q "$1" '.kernel.parallel.matrix[0].KERNEL[]' | tr '\n' ' ')" = "$rows" ] ||
-		{ echo "KERNEL list is not the rows of ci/kernels.list ($rows)"; return 1; }
-	q "$1" '.kernel.before_script[]' | grep -qx 'make deps' ||
-		{ echo "kernel job does not run make deps"; return 1; }
-	q "$1" '.kernel.script[]' |
-		grep -q '^runuser -u ci -- make matrix KERNELS=\$KERNEL ' ||
-		{ echo "kernel job does not run make matrix as ci for its row"; return 1; }
-	[ "$(q "$1" '.kernel.cache.key + " " + .kernel.cache.paths[0]')" = \
-		'mncompat-$KERNEL .mncompat-cache/' ] ||
-		{ echo "kernel job does not cache .mncompat-cache per row"; return 1; }
-	[ "$(q "$1" '.variables.MNCOMPAT_CACHE')" = '$CI_PROJECT_DIR/.mncompat-cache' ] ||
-		{ echo "MNCOMPAT_CACHE is not the cached folder"; return 1; }
-	[ "$(q "$1" '.report.needs[]')" = kernel ] ||
-		{ echo "report job does not need the kernel jobs"; return 1; }
-	q "$1" '.report.script[]' | grep -q 'ci/merge-results.sh' ||
-		{ echo "report job does not run ci/merge-results.sh"; return 1; }
+	yq . "$1" >/dev/null &&
+		is "$1" '.kernel.parallel.matrix[0].KERNEL[]' "$rows" \
+			"KERNEL list is not the rows of ci/kernels.list ($rows)" &&
+		has "$1" '.kernel.before_script[]' '^make deps$' \
+			"kernel job does not run make deps" &&
+		has "$1" '.kernel.script[]' \
+			'^runuser -u ci -- make matrix KERNELS=\$KERNEL ' \
+			"kernel job does not run make matrix as ci for its row" &&
+		is "$1" '.kernel.cache.key + " " + .kernel.cache.paths[0]' \
+			'mncompat-$KERNEL .mncompat-cache/' \
+			"kernel job does not cache .mncompat-cache per row" &&
+		is "$1" .variables.MNCOMPAT_CACHE '$CI_PROJECT_DIR/.mncompat-cache' \
+			"MNCOMPAT_CACHE is not the cached folder" &&
+		is "$1" '.report.needs[]' kernel \
+			"report job does not need the kernel jobs" &&
+		has "$1" '.report.script[]' 'ci/merge-results.sh' \
+			"report job does not run ci/merge-results.sh"
 }
 
 check "github-actions.yml: YAML, a job per row, cache, user ci, merge job" \

@@ -30,6 +30,24 @@ def label(result, want):
     return result if want == "pass" else "x" + result
 
 
+def generation_order(results_dir, kernels):
+    """KERNELS as the reports order them: by the KERNEL_GENERATION of each
+    kernel's kernel.env (X.Y), the user's rows last, then by name."""
+    def key(kernel):
+        env = {}
+        path = os.path.join(results_dir, kernel, "kernel.env")
+        if os.path.isfile(path):
+            with open(path) as f:
+                for line in f:
+                    name, _, value = line.strip().partition("=")
+                    env[name] = value.strip("'")
+        gen = env.get("KERNEL_GENERATION", "")
+        nums = [int(x) for x in gen.split(".")] \
+            if gen.replace(".", "").isdigit() else [10 ** 9]
+        return (env.get("KERNEL_KIND") == "user", nums, kernel)
+    return sorted(kernels, key=key)
+
+
 def first_seen(values):
     return list(dict.fromkeys(values))
 

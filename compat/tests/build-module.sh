@@ -34,7 +34,7 @@ done
 # build EXTRA_KCFLAGS: make's exit status.
 build() {
 	# shellcheck disable=SC2086 # MNCOMPAT_MAKE_ARGS is a word list
-	${MAKE:-make} -C "$kdir" M="$build" W=1 ${MNCOMPAT_MAKE_ARGS:-} -j"${MNCOMPAT_JOBS:-2}" \
+	${MAKE:-make} -C "$kdir" M="$build" W=1 ${MNCOMPAT_MAKE_ARGS:-} -j"${MNCOMPAT_JOBS:-$(nproc)}" \
 		KCFLAGS="${KCFLAGS:+$KCFLAGS }$1" \
 		MNCOMPAT_INCLUDE="$compat/include" \
 		MNCOMPAT_CONFIG="$config_dir" \

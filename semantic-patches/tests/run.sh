@@ -91,9 +91,9 @@ if [ -z "$cases" ]; then
 	done)
 fi
 
-# Two spatch jobs at a time (MNCOMPAT_TEST_JOBS): each case's runs, then
-# its checks in order.
-par=${MNCOMPAT_TEST_JOBS:-2}
+# MNCOMPAT_TEST_JOBS spatch jobs at a time (default: one per CPU): each
+# case's runs, then its checks in order.
+par=${MNCOMPAT_TEST_JOBS:-$(nproc)}
 jobs_running=
 # bg CMD...: run CMD in the background, at most $par at a time.
 bg() {

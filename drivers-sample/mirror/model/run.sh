@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: [MODEL_JOBS=N] [MODEL_CC=CC] drivers-sample/mirror/model/run.sh
+# Usage: [MNCOMPAT_TEST_JOBS=N] [MNCOMPAT_MODEL_CC=CC]
+#        drivers-sample/mirror/model/run.sh
 #
 # Model-checks mirror's coherence protocol with spin (README.md):
 #   - the tie (tie.py): the C's protocol skeleton, on every kernel
@@ -14,7 +15,7 @@
 #     by the line coverage below;
 #   - every line of `expected`: coherence.pml for that generation, device
 #     and mutant, an exhaustive search (verify.sh), its result against the
-#     line; MODEL_JOBS at a time (default: one per CPU);
+#     line; MNCOMPAT_TEST_JOBS at a time (default: one per CPU);
 #   - every line of the model that has a state is reached by at least one
 #     passing verifier without a mutant.
 # Prints "ok N - ..." / "not ok N - ..." (with the counterexample under an
@@ -154,9 +155,9 @@ else
 fi
 echo "# dead-branch control in $(since "$t_cov") s"
 
-# The verifiers of `expected`, MODEL_JOBS at a time (default: one per
+# The verifiers of `expected`, MNCOMPAT_TEST_JOBS at a time (default: one per
 # CPU), each in its own directory; then their results in order.
-jobs=${MODEL_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+jobs=${MNCOMPAT_TEST_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 flatten "$here" "$tmp/model.pml" "$tmp/map"
 mkdir -p "$tmp/v"
 : >"$tmp/jobs"
@@ -234,7 +235,7 @@ while IFS='	' read -r i want mut what; do
 done <"$tmp/lines"
 
 [ "$n_lines" -gt 0 ] || not_ok "no verifier lines in $here/expected"
-echo "# $n_lines verifiers in $(since "$start_all") s, $jobs at a time, pan compiled with ${MODEL_CC:-$(command -v tcc >/dev/null && echo tcc || echo gcc -O0)}"
+echo "# $n_lines verifiers in $(since "$start_all") s, $jobs at a time, pan compiled with ${MNCOMPAT_MODEL_CC:-$(command -v tcc >/dev/null && echo tcc || echo gcc -O0)}"
 
 # Every line with a state is reached by some passing verifier without a
 # mutant: a line none reaches is a branch the model never takes.

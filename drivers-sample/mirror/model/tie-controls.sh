@@ -4,7 +4,7 @@
 #
 # The tie's controls (run.sh reports them), each on its own copy of what
 # tie.py reads (the model, mirror's C and Kbuild, compat's headers),
-# MODEL_JOBS at a time (default: one per CPU):
+# MNCOMPAT_TEST_JOBS at a time (default: one per CPU):
 #   - protocol edits, wherever they are (a #define outside any function, the
 #     Kbuild, a macro variant of compat's, a helper, a forward declaration,
 #     a struct member's type): tie.py
@@ -23,7 +23,7 @@ top=$(cd "$here/../../.." && pwd)
 [ $# -eq 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
 out=$1
 mkdir -p "$out"
-jobs=${MODEL_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+jobs=${MNCOMPAT_TEST_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 
 # copy_tree DIR: a copy of what the tie reads.
 copy_tree() {

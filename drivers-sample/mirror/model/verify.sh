@@ -3,7 +3,7 @@
 # Usage: drivers-sample/mirror/model/verify.sh MODEL DIR WANT -DMACRO...
 #
 # One verifier of run.sh: spin -a on MODEL (one file, includes already in
-# place) with the -D macros, pan compiled with $MODEL_CC (default: tcc,
+# place) with the -D macros, pan compiled with $MNCOMPAT_MODEL_CC (default: tcc,
 # else gcc -O0) and an exhaustive search (-DSAFETY), all in the fresh
 # directory DIR. tcc compiles pan in 0.03 s where gcc takes 0.3-0.7 s, most
 # of a verifier's time; its pan searches a third slower. Writes
@@ -20,11 +20,11 @@ set -u
 [ $# -ge 3 ] || { echo "usage: $0 MODEL DIR WANT -DMACRO..." >&2; exit 2; }
 model=$1 dir=$2 want=$3
 shift 3
-if [ -z "${MODEL_CC:-}" ]; then
+if [ -z "${MNCOMPAT_MODEL_CC:-}" ]; then
 	if command -v tcc >/dev/null; then
-		MODEL_CC=tcc
+		MNCOMPAT_MODEL_CC=tcc
 	else
-		MODEL_CC="gcc -O0"
+		MNCOMPAT_MODEL_CC="gcc -O0"
 	fi
 fi
 start=$(date +%s.%N)
@@ -35,11 +35,11 @@ out=$dir/pan.out
 
 # -o3: no statement merging, so that every statement keeps its own state and
 # a branch never taken shows in pan's unreached list.
-# shellcheck disable=SC2086 # MODEL_CC may carry options
+# shellcheck disable=SC2086 # MNCOMPAT_MODEL_CC may carry options
 if ! (cd "$dir" && spin -o3 "$@" -a model.pml) >"$out" 2>&1; then
 	result="error:spin"
-elif ! (cd "$dir" && $MODEL_CC -DSAFETY -o pan pan.c) >"$out" 2>&1; then
-	result="error:$MODEL_CC"
+elif ! (cd "$dir" && $MNCOMPAT_MODEL_CC -DSAFETY -o pan pan.c) >"$out" 2>&1; then
+	result="error:$MNCOMPAT_MODEL_CC"
 else
 	(cd "$dir" && ./pan -m100000 -w22) >"$out" 2>&1
 	violated=$(sed -n 's/^pan:1: assertion violated *//p' "$out")

@@ -1,24 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/matrix-cell.sh KERNEL RUN_DIR RESULTS_DIR SUITE_FILE...
+# Usage: ci/boot-group.sh KERNEL WORK_DIR RESULTS_DIR SUITE_FILE...
 # (a step of ci/matrix.sh) Run suites on one prepared kernel in one guest
 # boot: stage each (ci/stage-suite.sh) into RESULTS_DIR/KERNEL/SUITE, boot
 # them together (ci/boot-suites.sh, the boot's own logs in
-# RUN_DIR/boot/KERNEL/FIRST_SUITE), log in RUN_DIR/log/KERNEL/FIRST_SUITE.log.
+# WORK_DIR/boot/KERNEL/FIRST_SUITE), log in WORK_DIR/log/KERNEL/FIRST_SUITE.log.
 # When the kernel was not prepared or the harness fails on a suite, that
 # suite gets one failing "harness" row. Writes one summary line per suite
-# to RUN_DIR/summary/KERNEL/SUITE and shows it.
+# to WORK_DIR/summary/KERNEL/SUITE and shows it.
 set -eu
 . "$(dirname "$0")/lib.sh"
 # Module builds have their own -j: not sub-makes of the matrix's.
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
-k=$1 run=$2 results=$3
+k=$1 work=$2 results=$3
 shift 3
 first=$(basename "$1" .suite)
-log=$run/log/$k/$first.log
-bootdir=$run/boot/$k/$first
-mkdir -p "$run/log/$k" "$run/summary/$k"
+log=$work/log/$k/$first.log
+bootdir=$work/boot/$k/$first
+mkdir -p "$work/log/$k" "$work/summary/$k"
 : >"$log"
 
 # harness_row SUITE WHY: the suite's only result, a failing harness row.
@@ -28,7 +28,7 @@ harness_row() {
 		>"$results/$k/$1/results.tsv"
 }
 
-env_file=$(cat "$run/env/$k" 2>/dev/null || true)
+env_file=$(cat "$work/env/$k" 2>/dev/null || true)
 if [ -n "$env_file" ]; then
 	# The kernel's env file beside its results (ci/results.py reads what
 	# the kernel lacks there); written whole, as other boots may too.
@@ -41,7 +41,7 @@ for s; do
 	suite=$(basename "$s" .suite)
 	if [ -z "$env_file" ]; then
 		harness_row "$suite" "kernel $k was not prepared: $(grep '^error:' \
-			"$run/log/prepare-$k.log" | tail -n 1 | sed 's/^error: //') (ci/prepare-kernel.sh, log: $run/log/prepare-$k.log)"
+			"$work/log/prepare-$k.log" | tail -n 1 | sed 's/^error: //') (ci/prepare-kernel.sh, log: $work/log/prepare-$k.log)"
 	elif ! "$MNCOMPAT_TOP/ci/stage-suite.sh" "$env_file" "$s" \
 		"$results/$k/$suite" >>"$log" 2>&1; then
 		harness_row "$suite" "ci/stage-suite.sh failed: $(grep '^error:' "$log" | tail -n 1)"
@@ -67,28 +67,7 @@ for s; do
 	suite=$(basename "$s" .suite)
 	dir=$results/$k/$suite
 	[ -d "$dir" ] || continue
-	tsv=$dir/results.tsv
-	if harness=$(awk -F '\t' '$3 ~ /\/harness$/ { print $5; f = 1; exit }
-		END { exit !f }' "$tsv"); then
-		summary="harness error: $harness"
-	elif build=$(awk -F '\t' '$3 ~ /\/build:/ && $4 == "fail" { print $5; f = 1; exit }
-		END { exit !f }' "$tsv"); then
-		summary="build failed: $build"
-	elif grep -q '/boot	[a-z]*	never reached init' "$tsv"; then
-		summary="the guest never reached its init (status $(cat "$bootdir/status")): does the image boot under QEMU with console=ttyS0? See $bootdir/console.log"
-	elif [ "$(cat "$dir/status" 2>/dev/null)" = timeout ]; then
-		summary="timeout after $(cat "$bootdir/timeout")s in $(awk -F '\t' \
-			'$4 == "timeout" && !t { t = $3 } $5 == "never finished" { n = $3 }
-			END { print n ? n : t }' "$tsv")"
-	else
-		summary=$(awk -F '\t' '$4 == "pass" { p++ } $4 != "pass" { f++ }
-			END { printf "%d pass, %d not pass", p, f }' "$tsv")
-	fi
-	[ ! -s "$dir/kernel-warnings.log" ] ||
-		summary="$summary; $(wc -l <"$dir/kernel-warnings.log") warnings of the kernel's own headers (kernel-warnings.log)"
-	secs=$(cat "$dir/build-seconds" "$dir/boot-seconds" 2>/dev/null |
-		awk '{ t += $1 } END { printf "%.1f", t }')
-	accel=$(head -n 1 "$dir/accel" 2>/dev/null) || accel=""
-	echo "  $k/$suite: $summary (${secs}s${accel:+, $accel})" >"$run/summary/$k/$suite"
-	log "$k/$suite: $summary (${secs}s${accel:+, $accel})"
+	summary=$(python3 "$MNCOMPAT_TOP/ci/results.py" suite-line "$dir" "$bootdir")
+	echo "  $k/$suite: $summary" >"$work/summary/$k/$suite"
+	log "$k/$suite: $summary"
 done
