@@ -1024,12 +1024,11 @@ class Module:
                        why='%s is not defined in this module' % page)
             return res
         from_page = self.names_reached(page, path)
-        if end and (end in from_page or
-                    page in self.names_reached(end, path)):
-            res.update(verdict='covered', why='%s %s %s, which runs after the page-table change' % (
-                page if end in from_page else end,
-                'forwards to' if end in from_page else 'is called by',
-                end if end in from_page else page))
+        if end and end in from_page:
+            res.update(verdict='covered', why='%s forwards to %s, which runs after the page-table change' % (page, end))
+            return res
+        if end and page in self.names_reached(end, path):
+            res.update(verdict='covered', why='%s runs %s after the page-table change' % (end, page))
             return res
         pw = self.work(page, path, skip=(start, end))
         # A field invalidate_page writes matters to the protocol only if
