@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/convert-module.sh --compat|--native|--atomic DIR OUT
+# Usage: ci/convert-module.sh --compat|--native|--atomic [--naive=HOW] DIR OUT
 # The one conversion of a driver (a suite's converted-module line, so also
 # the driver front end): OUT/NAME is a copy of DIR (NAME its basename)
 # converted by semantic-patches/convert.sh --apply in the given mode, and
@@ -15,10 +15,29 @@
 #   --native   the newest API as upstream has it, no compat header (misses
 #              the invalidations of kernels that still call invalidate_page)
 #   --atomic   --native with the non-sleeping conversion
+# Symbolic links in DIR are copied as the files they name.
+# --naive=HOW: a conversion known to be wrong, to show a test failing on
+# it (drivers-sample/shapes); never for a real driver:
+#   drop-page  the .invalidate_page fields are deleted first (a port that
+#              takes the range callbacks to cover it; the callbacks stay,
+#              marked __maybe_unused)
+#   one-file   convert.sh with its module view off (MNCOMPAT_TEST_ONE_FILE:
+#              each file on its own, a call the analysis cannot follow
+#              taken as non-sleeping: the tool as it was)
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-[ $# -eq 3 ] || die "usage: convert-module.sh --compat|--native|--atomic DIR OUT"
+naive=
+case ${2-} in
+--naive=drop-page | --naive=one-file)
+	naive=${2#--naive=}
+	mode=$1
+	shift 2
+	set -- "$mode" "$@"
+	;;
+--naive=*) die "convert-module.sh: ${2}: give --naive=drop-page or --naive=one-file" ;;
+esac
+[ $# -eq 3 ] || die "usage: convert-module.sh --compat|--native|--atomic [--naive=HOW] DIR OUT"
 mode=$1 dir=$2 out=$3
 case $mode in
 --compat | --atomic) flag=$mode ;;
@@ -32,10 +51,22 @@ name=$(basename "$dir")
 rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-cp -R "$dir" "$out/$name"
+cp -RL "$dir" "$out/$name"
+env=
+case $naive in
+drop-page)
+	sed -n 's/^[[:space:]]*\.invalidate_page[[:space:]]*=[[:space:]]*\([A-Za-z_0-9]*\).*/\1/p' \
+		"$out/$name"/*.[ch] | while read -r fn; do
+		sed -i "s/^static void $fn(/static void __maybe_unused $fn(/" \
+			"$out/$name"/*.c
+	done
+	sed -i '/^[[:space:]]*\.invalidate_page[[:space:]]*=/d' "$out/$name"/*.[ch]
+	;;
+one-file) env=MNCOMPAT_TEST_ONE_FILE=1 ;;
+esac
 # shellcheck disable=SC2086 # exit 3: converted, with items to review
-"$MNCOMPAT_TOP/semantic-patches/convert.sh" "$out/$name" --apply --quiet \
-	$flag >"$out/convert.report" 2>&1 || [ $? -eq 3 ] || {
+env $env "$MNCOMPAT_TOP/semantic-patches/convert.sh" "$out/$name" --apply \
+	--quiet $flag >"$out/convert.report" 2>&1 || [ $? -eq 3 ] || {
 	echo "error: converting $dir failed (semantic-patches/convert.sh): $out/convert.report" >&2
 	exit 1
 }

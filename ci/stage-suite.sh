@@ -18,11 +18,15 @@
 # or absolute):
 #   module DIR [MAKEVAR=VALUE...]
 #                     build DIR against the kernel, insmod it, rmmod at end
-#   converted-module DIR --compat|--native|--atomic [MAKEVAR=VALUE...]
+#   converted-module DIR --compat|--native|--atomic [--naive=HOW]
+#                    [MAKEVAR=VALUE...]
 #                     like module, but first convert a copy of DIR with
 #                     semantic-patches/convert.sh in that mode
 #                     (ci/convert-module.sh; convert-NAME.report and
-#                     convert-NAME.patch beside the results)
+#                     convert-NAME.patch beside the results); --naive=HOW:
+#                     a conversion known to be wrong, to show a test
+#                     failing on it (drivers-sample/shapes, see
+#                     ci/convert-module.sh)
 #   kmod NAME         load the kernel's own module NAME (with its
 #                     dependencies) where the kernel has it as a module
 #   test FILE.c       build a static guest test, run it (prints KTAP)
@@ -156,10 +160,18 @@ while read -r directive arg; do
 			--compat | --native | --atomic) ;;
 			*) die "$suite_file: converted-module $(basename "$dir"): give --compat, --native or --atomic after the directory" ;;
 			esac
-			once_per_run "convert$mode-$name-$(tree_sum "$dir" \
+			naive=
+			case ${1-} in
+			--naive=*)
+				naive=$1
+				shift
+				;;
+			esac
+			# shellcheck disable=SC2086 # no --naive, or one without blanks
+			once_per_run "convert$mode$naive-$name-$(tree_sum "$dir" \
 				"$MNCOMPAT_TOP/semantic-patches" </dev/null)" \
 				"$rundir/convert" \
-				"$MNCOMPAT_TOP/ci/convert-module.sh" "$mode" "$dir" \
+				"$MNCOMPAT_TOP/ci/convert-module.sh" "$mode" $naive "$dir" \
 				"$rundir/convert" ||
 				die "converting $dir failed: $rundir/convert/convert.report"
 			cp "$rundir/convert/convert.report" "$rundir/convert-$name.report"

@@ -154,6 +154,7 @@ compat mn-compat-ops.cocci struct[[:space:]]+mmu_notifier_ops|mmu_notifier_range
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mncompat-convert.XXXXXX")
 phase=reading
+said_written=no
 workers=
 # The write phase: every target gets a staged copy (.NAME.mncompat.*) and
 # a hard link to its old contents (.NAME.mncompat-old.*) in its own
@@ -186,6 +187,7 @@ finish() {
 		while IFS="$tab" read -r _ b _; do
 			rm -f -- "$b"
 		done <"$tmp/staged"
+		[ "$said_written" = yes ] || echo "written: $nchanged file(s)"
 	fi
 	rm -rf "$tmp"
 	exit "$st"
@@ -237,15 +239,38 @@ else
 		echo "$path" >"$tmp/candidates"
 	fi
 fi
-# The API's own definitions are not users of it: never convert them.
-grep -vE '(^|/)(include/linux/mmu_notifier\.h|mm/mmu_notifier\.c)$' \
-	"$tmp/candidates" >"$tmp/candidates.users" || true
+# The API's own definitions are not users of it: never convert them, and
+# say so.  By path (the kernel's), or by content: a file that defines
+# struct mmu_notifier_ops or the __mmu_notifier_*() functions (a copy of
+# the kernel's header or of mm/mmu_notifier.c in a driver's tree).
+: >"$tmp/skipped"
+grep -E '(^|/)(include/linux/mmu_notifier\.h|mm/mmu_notifier\.c)$' \
+	"$tmp/candidates" >"$tmp/api" || true
+tr '\n' '\0' <"$tmp/candidates" | xargs -0 -r grep -lE \
+	'^struct[[:space:]]+mmu_notifier_ops[[:space:]]*\{|^(int|void)[[:space:]]+__mmu_notifier_(register|release|invalidate_range_start)[[:space:]]*\(' \
+	-- >>"$tmp/api" 2>/dev/null || true
+# Binary files (NUL bytes) are not C to convert: named, never rewritten.
+tr '\n' '\0' <"$tmp/candidates" | LC_ALL=C xargs -0 -r grep -L \
+	--binary-files=without-match -e '' -- >"$tmp/binary" 2>/dev/null || true
+if [ -s "$tmp/binary" ] && [ ! -d "$path" ]; then
+	die "$shown: not a text file (it has NUL bytes): not converted"
+fi
+sort -u "$tmp/api" | while IFS= read -r f; do
+	printf '%s\t%s\n' "${f#"$base"/}" "the MMU-notifier API itself (it defines what drivers use), not a user of it"
+done >>"$tmp/skipped"
+while IFS= read -r f; do
+	echo "${f#"$base"/}:1: [convert] review: not a text file (it has NUL bytes): not converted"
+done <"$tmp/binary" >>"$tmp/review.extra"
+sort -u "$tmp/api" "$tmp/binary" >"$tmp/out"
+LC_ALL=C sort "$tmp/candidates" | LC_ALL=C comm -23 - "$tmp/out" \
+	>"$tmp/candidates.users" || true
 mv "$tmp/candidates.users" "$tmp/candidates"
 ncand=$(wc -l <"$tmp/candidates")
 
-# 2. Scratch copies, relative to $base, CRLF turned into LF; the files as
-# read, to refuse a write over a file changed since.  New files: writable
-# whatever the mode of the originals.
+# 2. Scratch copies, relative to $base, CRLF turned into LF (lineends.awk
+# puts each line's end back afterwards); the files as read, to refuse a
+# write over a file changed since.  New files: writable whatever the mode
+# of the originals.
 mkdir "$tmp/work" "$tmp/orig"
 while IFS= read -r f; do
 	echo "${f#"$base"/}"
@@ -264,10 +289,10 @@ while IFS= read -r rel; do
 done <"$tmp/crlf"
 
 # 3. The semantic patches, each on the scratch files that have its tokens.
+: >"$tmp/notes"
 wanted=
 [ $atomic = no ] || wanted=atomic
 [ $compat = no ] || wanted=compat
-: >"$tmp/notes"
 # spatch --jobs only parallelises --dir, so each step gets a directory
 # with flat, numbered copies of just the files its pattern matches
 # (spatch --dir does not cope with every file name); notes are mapped back
@@ -318,7 +343,11 @@ spatch_step() {
 		/^EXN: / {
 			n = split($0, w, " ")
 			f = real(w[n])
-			print f ":1: [" gen "] review: spatch gave up on this file (" w[2] "): the " gen " step did not convert it"
+			why = $0
+			sub(/^EXN: /, "", why)
+			sub(/ in [^ ]*$/, "", why)
+			gsub(/\.\/f[0-9]+\.[ch]:? ?/, "", why)
+			print f ":1: [" gen "] review: spatch gave up on this file (" why "): the " gen " step did not convert it"
 			next
 		}
 		/^ = File "/ {
@@ -352,6 +381,23 @@ spatch_step() {
 		fi
 	done >>"$tmp/stepnotes"
 }
+# The scripts that judge callbacks by what they reach (may it sleep, do
+# the range callbacks cover invalidate_page, ...) ask mnmodule.py about
+# the module of the file at hand when they need to: every .c/.h of its
+# directory (or of the whole tree when it is one driver), the scratch
+# copies as they are at that step, the other files from the tree.
+MNCOMPAT_MODULE_BASE=$(cd "$base" && pwd)
+export MNCOMPAT_SP_DIR="$sp" MNCOMPAT_STEP_MAP="$tmp/map" \
+	MNCOMPAT_MODULE_BASE MNCOMPAT_MODULE_WORK="$tmp/work"
+# LINUX_VERSION_CODE guards around notifier code at a version compat's
+# probes do not name (mnmodule.py guards), on the files as read.
+(cd "$tmp/work" && tr '\n' '\0' <"$tmp/rels" |
+	xargs -0 -r grep -l LINUX_VERSION_CODE --) >"$tmp/guarded" || true
+if [ -s "$tmp/guarded" ]; then
+	tr '\n' '\0' <"$tmp/guarded" |
+		xargs -0 python3 "$sp/mnmodule.py" guards --base "$tmp/work" \
+		>>"$tmp/notes" || die "mnmodule.py guards failed; nothing changed"
+fi
 printf '%s\n' "$steps" >"$tmp/steps"
 while read -r gen cocci tokens past whole; do
 	[ -n "$gen" ] || continue
@@ -483,7 +529,7 @@ check_left='
 			}
 		}
 		/^[ \t]*(\/\*|\*|\/\/)/ { line[FNR] = ""; next }
-		/mmu_notifier_invalidate_page[ \t]*\(/ { left("mmu_notifier_invalidate_page()") }
+		/(^|[^_A-Za-z0-9])mmu_notifier_invalidate_page[ \t]*\(/ { left("mmu_notifier_invalidate_page()") }
 		upto >= 4 && /(^|[^_A-Za-z0-9])mmu_notifier_invalidate_range(_only_end)?[ \t]*\(/ { left("mmu_notifier_invalidate_range()") }
 		upto >= 5 && /set_pte_at_notify[ \t]*\(|mmu_notifier_change_pte[ \t]*\(/ { left("set_pte_at_notify()/mmu_notifier_change_pte()") }
 		{ line[FNR] = $0; nl = FNR }
@@ -513,9 +559,106 @@ check_left='
 	>>"$tmp/notes"
 cat "$tmp/review.extra" >>"$tmp/notes"
 
-# 5. Back to CRLF where the original had it; the diff.
+# An #if ... #endif around the removed code only (the 4.13-era ports
+# guarded .invalidate_page and its callback so): nothing left between
+# them, they go too. Only where the conversion emptied them.
+# shellcheck disable=SC2016 # an awk program
+empty_ifs='
+	NR == FNR { if (prev ~ /^[ \t]*#[ \t]*if/ && $0 ~ /^[ \t]*#[ \t]*endif/) had[prev] = 1
+		prev = $0; next }
+	{ line[FNR] = $0; n = FNR }
+	END {
+		for (i = 1; i <= n; i++) {
+			if (i < n && line[i] ~ /^[ \t]*#[ \t]*if/ &&
+			    line[i + 1] ~ /^[ \t]*#[ \t]*endif/ && !(line[i] in had)) {
+				i++
+				# no second blank line where the pair was
+				if (last ~ /^[ \t]*$/ && i < n && line[i + 1] ~ /^[ \t]*$/)
+					i++
+				continue
+			}
+			print line[i]
+			last = line[i]
+		}
+	}'
+(cd "$tmp" && diff -rq orig work) | awk '
+	/^Files orig\/.* and work\/.* differ$/ {
+		n = (length($0) - length("Files orig/ and work/ differ")) / 2
+		print substr($0, length("Files orig/") + 1, n)
+	}' >"$tmp/touched.ifs" || true
 while IFS= read -r rel; do
-	sed "s/\$/$cr/" "$tmp/work/$rel" >"$tmp/crlf.tmp"
+	tr -d '\r' <"$tmp/orig/$rel" | awk "$empty_ifs" - "$tmp/work/$rel" \
+		>"$tmp/ifs.tmp"
+	cmp -s "$tmp/ifs.tmp" "$tmp/work/$rel" && continue
+	cat "$tmp/ifs.tmp" >"$tmp/work/$rel"
+	echo "$rel:1: [convert] removed the #if ... #endif pairs the conversion left empty" >>"$tmp/notes"
+done <"$tmp/touched.ifs"
+
+# The braces of a changed file must balance outside comments, strings
+# and preprocessor lines, before and after: where they do not, a macro
+# opens or closes a block, spatch cannot see where the functions end, and
+# what it removed or kept may be the wrong text (a stray brace).  Such a
+# file stays as it was, named for review with the first brace that does
+# not balance.
+# shellcheck disable=SC2016 # an awk program
+braces='
+	{
+		line = $0
+		if (!c && line ~ /^[ \t]*#/) { p = line ~ /\\$/; next }
+		if (p) { p = line ~ /\\$/; next }
+		out = ""
+		while (line != "") {
+			if (c) {
+				k = index(line, "*/")
+				if (!k) { line = ""; break }
+				line = substr(line, k + 2); c = 0; continue
+			}
+			if (match(line, /\/\*|\/\/|"([^"\\]|\\.)*"|\047([^\047\\]|\\.)*\047/)) {
+				out = out substr(line, 1, RSTART - 1)
+				t = substr(line, RSTART, RLENGTH)
+				line = substr(line, RSTART + RLENGTH)
+				if (t == "/*") c = 1
+				else if (t == "//") line = ""
+				continue
+			}
+			out = out line
+			line = ""
+		}
+		d += gsub(/[{]/, "", out)
+		d -= gsub(/[}]/, "", out)
+		if (d < 0) { d = 0; if (!bad) bad = FNR }
+	}
+	END { if (!bad && d) bad = "end"; print bad + 0 == 0 && bad != "end" ? "ok" : bad }'
+(cd "$tmp" && diff -rq orig work) | awk '
+	/^Files orig\/.* and work\/.* differ$/ {
+		n = (length($0) - length("Files orig/ and work/ differ")) / 2
+		print substr($0, length("Files orig/") + 1, n)
+	}' >"$tmp/touched.braces" || true
+while IFS= read -r rel; do
+	tr -d '\r' <"$tmp/orig/$rel" >"$tmp/lf"
+	! cmp -s "$tmp/lf" "$tmp/work/$rel" || continue
+	was=$(awk "$braces" "$tmp/lf")
+	now=$(awk "$braces" "$tmp/work/$rel")
+	[ "$was" != ok ] || [ "$now" != ok ] || continue
+	cat "$tmp/lf" >"$tmp/work/$rel"
+	awk -v f="$rel" 'index($0, f ":") != 1 || / review:/' "$tmp/notes" \
+		>"$tmp/notes.keep"
+	mv "$tmp/notes.keep" "$tmp/notes"
+	if [ "$was" != ok ]; then
+		where="line $was"
+		[ "$was" != end ] || where="the end of the file"
+	else
+		where="after the conversion, $now"
+	fi
+	echo "$rel:1: [convert] review: the braces of this file do not balance outside preprocessor lines ($where): a macro opens or closes a block, so where a function ends is not what spatch sees. Not converted (a change there could leave a stray brace): convert it by hand" >>"$tmp/notes"
+done <"$tmp/touched.braces"
+
+# 5. Line ends as they were: a line the conversion kept keeps its own, a
+# new line takes the end of the line it replaces (or follows); the diff.
+while IFS= read -r rel; do
+	tr -d '\r' <"$tmp/orig/$rel" >"$tmp/crlf.lf"
+	{ diff -U0 "$tmp/crlf.lf" "$tmp/work/$rel" || :; } |
+		awk -f "$sp/lineends.awk" "$tmp/orig/$rel" - >"$tmp/crlf.tmp"
 	cat "$tmp/crlf.tmp" >"$tmp/work/$rel"
 done <"$tmp/crlf"
 
@@ -526,8 +669,19 @@ done <"$tmp/crlf"
 		print substr($0, length("Files orig/") + 1, n)
 	}' | LC_ALL=C sort >"$tmp/changed" || true
 : >"$tmp/diff"
+# A name with a blank, a tab, a quote or a backslash goes in C-style
+# quotes, as git writes it: patch -p1 and git apply read it.
+header_name() {
+	case $1 in
+	*[[:space:]]* | *\"* | *\\*)
+		printf '"%s"' "$(printf '%s' "$1" |
+			sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e "s/$tab/\\\\t/g")"
+		;;
+	*) printf '%s' "$1" ;;
+	esac
+}
 while IFS= read -r rel; do
-	diff -u --label "a/$rel" --label "b/$rel" "$tmp/orig/$rel" \
+	diff -u --label "$(header_name "a/$rel")" --label "$(header_name "b/$rel")" "$tmp/orig/$rel" \
 		"$tmp/work/$rel" >>"$tmp/diff" || true
 done <"$tmp/changed"
 
@@ -535,10 +689,12 @@ done <"$tmp/changed"
 # when that step ran (the [check] lines: of the result).
 nchanged=$(wc -l <"$tmp/changed")
 nconv=$(grep -c '\] converted:' "$tmp/notes" || true)
-nconvrev=$(grep '\] converted:' "$tmp/notes" | grep -c 'review' || true)
 nrem=$(grep -c '\] removed:' "$tmp/notes" || true)
 nbr=$(grep -c '\] bracketed:' "$tmp/notes" || true)
-grep '\] review:' "$tmp/notes" >"$tmp/review" || true
+# A note that asks for a review is an item needing review, whatever it
+# starts with.
+grep -E '\] review:|\] (converted|removed|bracketed):.*[^a-z_]review' \
+	"$tmp/notes" >"$tmp/review" || true
 nrev=$(wc -l <"$tmp/review")
 cut -d: -f1 "$tmp/review" | sort -u >"$tmp/review.files"
 nrevf=$(wc -l <"$tmp/review.files")
@@ -552,17 +708,29 @@ nclean=$(wc -l <"$tmp/clean")
 	echo "files scanned: $ncand (those mentioning mmu_notifier)"
 	echo "files changed: $nchanged"
 	sed 's/^/  /' "$tmp/changed"
-	echo "conversions (one per callback and step): $nconv, $nconvrev of them with a point to review in their note"
+	echo "conversions (one per callback and step): $nconv"
 	grep '\] converted:' "$tmp/notes" | sed 's/^/  /' || true
 	echo "callbacks removed: $nrem"
 	grep '\] removed:' "$tmp/notes" | sed 's/^/  /' || true
 	echo "call sites bracketed: $nbr"
 	grep '\] bracketed:' "$tmp/notes" | sed 's/^/  /' || true
 	[ ! -s "$tmp/links.inside" ] || sed 's/^/  /' "$tmp/links.inside"
+	# What was decided and how, where it is no conversion, removal or
+	# bracket: informational.
+	grep -vE '\] (converted|removed|bracketed):' "$tmp/notes" |
+		grep -vxF -f "$tmp/review" >"$tmp/info" || true
+	if [ -s "$tmp/info" ]; then
+		echo "notes: $(wc -l <"$tmp/info")"
+		sed 's/^/  /' "$tmp/info"
+	fi
 	echo "items needing review: $nrev (in $nrevf file(s))"
 	sed 's/^/  /' "$tmp/review"
 	echo "files unchanged, nothing to convert: $nclean"
 	sed 's/^/  /' "$tmp/clean"
+	if [ -s "$tmp/skipped" ]; then
+		echo "files skipped: $(wc -l <"$tmp/skipped")"
+		sed "s/^/  /; s/$tab/: /" "$tmp/skipped"
+	fi
 } >"$tmp/report"
 cat "$tmp/report"
 
@@ -610,10 +778,14 @@ while IFS= read -r rel; do
 	f=$base/$rel
 	d=$(dirname -- "$f")
 	name=$(basename -- "$f")
-	t=$(mktemp "$d/.$name.mncompat.XXXXXX") ||
-		die "cannot create a temporary file next to $f; nothing changed"
+	# Named and recorded before it exists: a signal at any point finds
+	# every staged file in $tmp/staged (set -C: created, never reused).
+	t=$(mktemp -u "$d/.$name.mncompat.XXXXXX")
 	b=$(mktemp -u "$d/.$name.mncompat-old.XXXXXX")
 	printf '%s\t%s\t%s\n' "$t" "$b" "$f" >>"$tmp/staged"
+	(set -C && : >"$t") 2>/dev/null ||
+		die "cannot create a temporary file next to $f; nothing changed"
+	[ -z "$hook" ] || "$hook" created "$((n + 1))" "$t"
 	# cp -p keeps mode, owner and times; then the new contents.
 	if ! cp -p -- "$f" "$t" || ! cat "$tmp/work/$rel" >"$t"; then
 		die "cannot write $t; nothing changed"
@@ -633,8 +805,10 @@ while IFS="$tab" read -r t b f; do
 	[ -z "$hook" ] || "$hook" rename "$n" "$f"
 done <"$tmp/staged"
 phase=written
+echo "written: $nchanged file(s)"
+said_written=yes
+[ -z "$hook" ] || "$hook" written "$n" "$base"
 while IFS="$tab" read -r t b f; do
 	rm -f -- "$b"
 done <"$tmp/staged"
-echo "written: $nchanged file(s)"
 exit $done_status

@@ -36,11 +36,40 @@ virtual compat
 
 @initialize:python@
 @@
+import os
 import re
 import sys
+
+
+def _sp_dir():
+    """The directory of this script, where mnmodule.py is."""
+    d = os.environ.get('MNCOMPAT_SP_DIR')
+    if d:
+        return d
+    try:
+        with open('/proc/self/cmdline', 'rb') as fh:
+            argv = fh.read().decode(errors='replace').split('\0')
+        for i, a in enumerate(argv):
+            if a == '--sp-file' and i + 1 < len(argv):
+                return os.path.dirname(os.path.abspath(argv[i + 1]))
+            if a.startswith('--sp-file='):
+                return os.path.dirname(os.path.abspath(a.split('=', 1)[1]))
+            if a.endswith('.cocci'):
+                return os.path.dirname(os.path.abspath(a))
+    except OSError:
+        pass
+    return '.'
+
+
+sys.path.insert(0, _sp_dir())
+
 mode = ['report']
+flags = {'atomic': False, 'compat': False}
 made = {}
 declared = set()
+generated = set()
+# A name no code has: an identifier output that makes a rule match nothing.
+NONE = '__mncompat_none'
 
 def note(p, msg):
     msg = "[4.13] " + msg
@@ -76,70 +105,39 @@ def new_name(fn, what):
         return fn.replace('invalidate_page', 'invalidate_' + what)
     return fn + '_' + what
 
-# What the callbacks call, for "may it sleep?" (following the calls to
-# functions of this file) and "does it call the table's range callback?".
-SLEEPERS = set('''mutex_lock mutex_lock_interruptible mutex_lock_killable
-mutex_lock_nested down down_read down_write down_interruptible
-down_killable down_read_killable down_write_killable msleep
-msleep_interruptible usleep_range ssleep schedule schedule_timeout
-cond_resched wait_for_completion wait_for_completion_timeout
-wait_for_completion_interruptible wait_event wait_event_interruptible
-wait_event_timeout wait_event_killable synchronize_rcu synchronize_srcu
-synchronize_sched flush_work flush_workqueue flush_delayed_work
-cancel_work_sync cancel_delayed_work_sync vfree vmalloc vzalloc
-might_sleep mmap_read_lock mmap_write_lock lock_page wait_on_page_locked
-copy_from_user copy_to_user get_user put_user get_user_pages
-pin_user_pages'''.split())
-facts = {'file': None, 'calls': {}, 'gfp': set(), 'defs': {}}
+# The module (every .c/.h of the driver, mnmodule.py): may a callback
+# sleep, what it calls, how its table's range callbacks cover it.
+def M(p):
+    """The module of the file of p (mnmodule.py, imported when first
+    needed: most files never ask)."""
+    import mnmodule
+    return mnmodule.facts_for(p[0].file)
+
+def sleep_of(p, fn):
+    return M(p).sleep(fn, p[0].file)
+
+def may_sleep(p, fn):
+    """Sleeps, or cannot tell (then it is treated as sleeping)."""
+    return sleep_of(p, fn)[0] != 'atomic'
+
+def how_it_sleeps(p, fn):
+    v, chain, why, unknown = sleep_of(p, fn)
+    if v == 'sleeps':
+        return '%s; %s' % (' -> '.join(chain), why)
+    if v == 'unknown':
+        return "cannot tell: it calls %s, neither this module's nor a known non-sleeping kernel helper" % ', '.join(unknown)
+    return '%s never sleeps' % fn
+
+def never_sleeps_text(p, fn):
+    return '%s never sleeps: every call it makes was followed through the module' % fn
+
 fields = {}
+facts = {'file': None, 'defs': {}}
 
 def fact_file(f):
     if facts['file'] != f:
-        facts.update({'file': f, 'calls': {}, 'gfp': set(), 'defs': {},
-                      'chain': None})
+        facts.update({'file': f, 'defs': {}})
         fields.clear()
-
-def sleep_chains():
-    """name -> the call chain by which that function of this file may
-    sleep (a list of names ending with a sleeper)."""
-    if facts.get('chain') is not None:
-        return facts['chain']
-    chain = {}
-    for fn, callees in facts['calls'].items():
-        for c in sorted(callees):
-            if c in SLEEPERS:
-                chain[fn] = [c]
-                break
-        if fn not in chain and fn in facts['gfp']:
-            chain[fn] = ['a GFP_KERNEL allocation']
-    changed = True
-    while changed:
-        changed = False
-        for fn, callees in facts['calls'].items():
-            if fn in chain:
-                continue
-            for c in sorted(callees):
-                if c in chain:
-                    chain[fn] = [c] + chain[c]
-                    changed = True
-                    break
-    facts['chain'] = chain
-    return chain
-
-def sleep_chain(fn, seen=None):
-    """How fn may sleep, preferring a path through the file's own
-    functions: a list of names ending with a sleeper, or None."""
-    chain = sleep_chains()
-    if fn not in chain:
-        return None
-    seen = (seen or set()) | {fn}
-    for c in sorted(facts['calls'].get(fn, ())):
-        if c in chain and c not in seen and c in facts['calls']:
-            return [c] + sleep_chain(c, seen)
-    return chain[fn]
-
-def how_it_sleeps(fn):
-    return ' -> '.join([fn] + sleep_chain(fn))
 
 CPP = re.compile(r'^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)')
 
@@ -217,13 +215,19 @@ def cpp_problem(p):
                 return None
     return "%s is defined under #if (line %d) where the table (line %d) is not" % (fd['fn'], min(defs), fd['table'])
 
+def calls_of(p, fn):
+    out = set()
+    for d in M(p).defs(fn, p[0].file):
+        out |= set(d['calls'])
+    return out
+
 def forwards_to(p):
     """The table's range callbacks that its invalidate_page callback
     calls."""
     fd = fields.get(key(p))
     if fd is None:
         return []
-    called = facts['calls'].get(fd['fn'], set())
+    called = calls_of(p, fd['fn'])
     return sorted(e for e in fd['cbs'] if e in called)
 
 def keep_problem(p):
@@ -238,8 +242,11 @@ def keep_problem(p):
     fw = forwards_to(p)
     if fw:
         return "it calls the table's own %s, whose prototype the later steps change and which runs where it may sleep" % ' and '.join(fw)
-    if sleep_chain(fd['fn']):
-        return "it may sleep (%s) and the hook runs under the page-table lock" % how_it_sleeps(fd['fn'])
+    v = sleep_of(p, fd['fn'])[0]
+    if v == 'sleeps':
+        return "it may sleep (%s) and the hook runs under the page-table lock" % how_it_sleeps(p, fd['fn'])
+    if v == 'unknown':
+        return "the hook runs under the page-table lock and the tool %s" % how_it_sleeps(p, fd['fn'])
     cp = cpp_problem(p)
     if cp:
         return cp
@@ -252,8 +259,97 @@ def cpp_bad(p):
     fd = fields.get(key(p))
     return fd is not None and not fd['cbs'] and cpp_problem(p) is not None
 
-def is_sleeper_name(n):
-    return n in SLEEPERS or n == 'GFP_KERNEL' or n in sleep_chains()
+def coverage(p):
+    """What the module analysis says of the table of field p: None when
+    the table has a secondary-TLB hook (it runs after the change) or was
+    not found, else a dict with verdict covered, move or undecided."""
+    fd = fields.get(key(p))
+    if fd is None or fd['tlb']:
+        return None
+    t = M(p).table(fd['ops'], p[0].file)
+    if t is None or 'coverage' not in t:
+        return None
+    return t['coverage']
+
+def needs_move(p):
+    c = coverage(p)
+    return c is not None and c['verdict'] in ('move', 'undecided') and \
+        cpp_problem(p) is None
+
+def move_note(p, fn, w):
+    c = coverage(p)
+    fd = fields[key(p)]
+    left = '; '.join(c.get('items', [])[:4])
+    hook = ''
+    if flags['compat'] and keepable(p):
+        hook = '; with compat it is also the secondary-TLB hook, which 6.6+ leaves out of a table with range callbacks: there this range_end is what runs it'
+    if c['verdict'] == 'move':
+        note(p, "converted: %s -> %s (invalidate_range_end: runs %s for every page of [start, end) after the page-table change; the range callbacks alone would not: %s%s%s)" % (
+            fn, w, fn, c['why'], ('; not redone after the change: ' + left) if left else '', hook))
+    else:
+        note(p, "converted: %s -> %s (invalidate_range_end: runs %s for every page of [start, end) after the page-table change, to be safe%s)" % (fn, w, fn, hook))
+        note(p, "review: %s: cannot tell whether %s's range callbacks drop what it dropped after the page-table change: %s. Its work now runs again from %s; if the range callbacks do cover it (range_start keeps the device from faulting the pages back in until range_end), that loop can go" % (
+            fn, fd['ops'], c['why'], w))
+
+def only_note(p, fn, kind, n1, n2, once):
+    """The notes of an invalidate_page-only table converted to the
+    sleepable range callbacks (kind sleep: n1/n2) or to the non-sleeping
+    hook (kind hook: n1)."""
+    if n1 == NONE:
+        return
+    v = sleep_of(p, fn)[0]
+    how = "%s ignores its address, so each runs it once" % fn if once else \
+        "both run it for every page of the range: start before the page-table change, end after it"
+    if kind == 'sleep':
+        if not flags['compat']:
+            note(p, "converted: %s -> %s/%s (invalidate_range_start/end, may sleep; %s)" % (fn, n1, n2, how))
+            return
+        note(p, "converted: %s -> %s/%s (invalidate_range_start/end, may sleep; %s), not the non-sleeping hook: %s %s (%s)" % (
+            fn, n1, n2, how, fn, 'may sleep' if v == 'sleeps' else 'is treated as sleeping', how_it_sleeps(p, fn)))
+        if v == 'sleeps':
+            note(p, "review: %s may sleep: before 4.13 the kernel calls invalidate_page under the page-table lock, where no form of this notifier is safe: compat refuses to build its table for those kernels (MNCOMPAT_RANGE_START_MAY_SLEEP without a secondary-TLB hook)" % fn)
+        else:
+            note(p, "review: %s: %s; converted as if it may sleep, so compat refuses to build its table before 4.13. If those calls never sleep, it can be the secondary-TLB hook (convert with --atomic)" % (fn, how_it_sleeps(p, fn)))
+        return
+    extra = '; it ignores its address, so it runs once' if once else ''
+    if v == 'atomic':
+        note(p, "converted: %s -> %s (invalidate_range, atomic: %s%s)" % (fn, n1, never_sleeps_text(p, fn), extra))
+    elif v == 'sleeps':
+        note(p, "converted: %s -> %s (invalidate_range, atomic%s)" % (fn, n1, extra))
+        note(p, "review: %s may sleep (%s): invalidate_range (-D atomic) must not sleep" % (fn, how_it_sleeps(p, fn)))
+    else:
+        note(p, "converted: %s -> %s (invalidate_range, atomic%s)" % (fn, n1, extra))
+        note(p, "review: cannot tell whether %s sleeps: it calls %s, neither this module's nor a known non-sleeping kernel helper: invalidate_range (-D atomic) must not sleep, check that they never do" % (fn, ', '.join(sleep_of(p, fn)[3])))
+
+def wrapper_name(p, fn):
+    """A name for the range_end that runs fn for every page: no function
+    of the module has it, nor a callback generated here, nor one an
+    invalidate_page-only table of the same callback will get."""
+    only_too = any(t['fields'].get('invalidate_page') == fn and
+                   not set(t['fields']) & {'invalidate_range_start',
+                                           'invalidate_range_end',
+                                           'invalidate_range'}
+                   for t in M(p).tables())
+    names = [fn + '_range_end'] if only_too else [new_name(fn, 'range_end'), fn + '_range_end']
+    taken = M(p).names() | generated
+    for n in names:
+        if n not in taken:
+            return n
+    k = 2
+    while '%s%d' % (names[-1], k) in taken:
+        k += 1
+    return '%s%d' % (names[-1], k)
+
+def uses_address(p, fn):
+    """Does the invalidate_page callback fn use its address parameter?
+    Unknown (not defined in the module): yes."""
+    defs = M(p).defs(fn, p[0].file)
+    if not defs:
+        return True
+    for d in defs:
+        if len(d['params']) < 3 or d['params'][2] not in d['unused_params']:
+            return True
+    return False
 
 @script:python depends on patch@
 @@
@@ -263,30 +359,21 @@ mode[0] = 'patch'
 @@
 mode[0] = 'org'
 
+@script:python depends on atomic@
+@@
+flags['atomic'] = True
+
+@script:python depends on compat@
+@@
+flags['compat'] = True
+
 // ---------------------------------------------------------------------
 // What is there: notifiers with invalidate_page and a range callback
 // (covered), with invalidate_page only, and run-time assignments.
+// Every table with invalidate_page, its range callbacks and the
+// definitions of its callback; the rest (what the callbacks call, in
+// every file of the module) comes from mnmodule.py.
 // ---------------------------------------------------------------------
-
-// Facts: the calls each function makes (-D atomic/compat: may a
-// callback sleep, does it call the table's range callback?), every table
-// with invalidate_page and its range callbacks, the callback definitions.
-@allcalls depends on patch && (atomic || compat)@
-identifier f;
-expression list es;
-position p;
-@@
-f@p(es)
-
-@script:python@
-p << allcalls.p;
-f << allcalls.f;
-es << allcalls.es;
-@@
-fact_file(p[0].file)
-facts['calls'].setdefault(p[0].current_element, set()).add(f)
-if 'GFP_KERNEL' in str(es):
-    facts['gfp'].add(p[0].current_element)
 
 @tbl@
 identifier ops, fn;
@@ -300,10 +387,12 @@ struct mmu_notifier_ops ops@pt = {
 p << tbl.p;
 pt << tbl.pt;
 fn << tbl.fn;
+ops << tbl.ops;
 @@
 fact_file(p[0].file)
-fields[key(p)] = {'fn': fn, 'table': int(pt[0].line), 'cbs': set(),
-                  'tlb': False, 'start': False}
+fields[key(p)] = {'fn': fn, 'ops': ops, 'table': int(pt[0].line),
+                  'cbs': set(), 'tlb': False, 'start': False, 'end': None,
+                  'startfn': None}
 
 @tblcb@
 identifier tbl.ops, f = {invalidate_range_start, invalidate_range_end,
@@ -323,6 +412,10 @@ fd = fields[key(p)]
 fd['cbs'].add(E)
 fd['tlb'] = fd['tlb'] or f == 'invalidate_range'
 fd['start'] = fd['start'] or f in ('invalidate_range_start', 'invalidate_range')
+if f == 'invalidate_range_end':
+    fd['end'] = E
+if f == 'invalidate_range_start':
+    fd['startfn'] = E
 
 @tbldef@
 identifier tbl.fn;
@@ -338,8 +431,6 @@ facts['defs'].setdefault(fn, [])
 if int(pf[0].line) not in facts['defs'][fn]:
     facts['defs'][fn].append(int(pf[0].line))
 
-// What is there: notifiers with invalidate_page and a range callback
-// (covered), with invalidate_page only, and run-time assignments.
 @has_tlb_hook@
 identifier ops, fn;
 expression E;
@@ -370,12 +461,28 @@ struct mmu_notifier_ops ops = {
 	.\(invalidate_range_start\|invalidate_range\|invalidate_range_end\) = E,
 };
 
+// Tables whose range callbacks do not drop again, after the page-table
+// change, what invalidate_page dropped (or the analysis cannot tell):
+// range_end gets the old callback for every page.
+@movetbl depends on patch@
+identifier ops, fn;
+position p : script:python() { needs_move(p) };
+@@
+struct mmu_notifier_ops ops = {
+	.invalidate_page = fn@p,
+};
+
 @script:python depends on compat@
 p << covered.p;
 fn << covered.fn;
 @@
 if not fields.get(key(p), {}).get('tlb'):
-    note(p, "review: compat: %s is not kept as the secondary-TLB hook of its table: %s. It is removed as in plain conversion: before 4.13, where the kernel calls invalidate_page under the page-table lock, compat calls the table's range callbacks from it with a non-blockable range, or refuses to build the table if they may sleep" % (fn, keep_problem(p)))
+    # A review item only when the tool could not tell: the rest is
+    # decided, and the compat step says what it means for the table.
+    unsure = sleep_of(p, fn)[0] == 'unknown' and not forwards_to(p)
+    note(p, "%scompat: %s is not kept as the secondary-TLB hook of its table: %s. %s before 4.13, where the kernel calls invalidate_page under the page-table lock, compat calls the table's range callbacks from it with a non-blockable range, or refuses to build the table if they may sleep" % (
+        'review: ' if unsure else '', fn, keep_problem(p),
+        'Its work moves to range_end (see the conversion);' if needs_move(p) else 'It is removed as in plain conversion:'))
 
 @cppbad@
 identifier ops, fn;
@@ -404,8 +511,10 @@ p << covered.p;
 fn << covered.fn;
 @@
 fd = fields.get(key(p))
-if fd is not None and not fd['start']:
-    note(p, "review: %s: its table has invalidate_range_end but no invalidate_range_start: invalidate_page is removed and range_end does the invalidation (as out-of-tree drivers of this shape did for 4.13); between the page-table change and invalidate_range_end the device may still use the old page: add an invalidate_range_start that stops it if that window matters" % fn)
+c = coverage(p)
+if fd is not None and not fd['start'] and (c is None or c['verdict'] == 'covered'):
+    note(p, "%s: its table has invalidate_range_end but no invalidate_range_start: range_end drops the pages after the page-table change, as invalidate_page did (%s); until then the device may use them, as it could before invalidate_page was called" % (
+        fn, c['why'] if c else 'range_end does the invalidation'))
 
 @only_parsed@
 identifier only.fn, mn, mm, addr;
@@ -414,40 +523,10 @@ type T;
 T fn(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long addr)
 { ... }
 
-@only_uses_addr exists@
-identifier only.fn, mn, mm, addr;
-type T;
-@@
-T fn(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long addr)
-{ <+... addr ...+> }
-
 @covered_parsed@
 identifier covered.fn;
 @@
 fn(...) { ... }
-
-// -D compat: an invalidate_page-only callback that may sleep gets the
-// sleepable range callbacks, not the non-sleeping hook.
-@only_may_sleep depends on patch && compat exists@
-identifier only.fn;
-identifier sl : script:python() { is_sleeper_name(sl) };
-@@
-fn(...) { <+... sl ...+> }
-
-@only_sleeps depends on patch && atomic exists@
-identifier only.fn;
-identifier sl : script:python() { is_sleeper_name(sl) };
-position q;
-@@
-fn(...) { <+... sl@q ...+> }
-
-@script:python depends on only_sleeps@
-q << only_sleeps.q;
-fn << only.fn;
-sl << only_sleeps.sl;
-@@
-why = sl + ((' -> ' + ' -> '.join(sleep_chain(sl))) if sleep_chain(sl) else '')
-note(q, "review: %s may sleep (%s -> %s): invalidate_range (-D atomic) must not sleep" % (fn, fn, why))
 
 @other_assign@
 expression E, F;
@@ -482,13 +561,18 @@ p << covered.p;
 fn << covered.fn;
 @@
 if mode[0] != 'patch':
-    note(p, "%s: invalidate_page is covered by the range callbacks: remove it" % fn)
+    c = coverage(p)
+    if c is not None and c['verdict'] != 'covered':
+        note(p, "%s: invalidate_page: the range callbacks do not redo its work after the page-table change (%s): run it from invalidate_range_end" % (fn, c['why']))
+    else:
+        note(p, "%s: invalidate_page is covered by the range callbacks: remove it" % fn)
 
 @script:python depends on !context && !covered_parsed@
 p << covered.p;
 fn << covered.fn;
 @@
-note(p, "review: %s is not defined in this file or could not be parsed (#if?): remove its definition by hand" % fn)
+if not needs_move(p):
+    note(p, "review: %s is not defined in this file or could not be parsed (#if?): remove its definition by hand" % fn)
 
 @depends on context@
 identifier ops, fn;
@@ -523,6 +607,196 @@ struct mmu_notifier_ops ops = {
 -	.invalidate_page = fn,
 };
 
+// ---------------------------------------------------------------------
+// (a') moved: range_end runs the old callback for every page of the
+// range, after the page-table change; the existing range_end, if any,
+// first.  With cond_resched() when the old callback may sleep anyway.
+// ---------------------------------------------------------------------
+
+@script:python move_e@
+p << movetbl.p;
+fn << movetbl.fn;
+nw;
+oe;
+@@
+fd = fields[key(p)]
+if fd['end'] is None or may_sleep(p, fn):
+    coccinelle.nw = cocci.make_ident(NONE)
+    coccinelle.oe = cocci.make_ident(NONE)
+else:
+    w = wrapper_name(p, fn)
+    generated.add(w)
+    coccinelle.nw = cocci.make_ident(w)
+    coccinelle.oe = cocci.make_ident(fd['end'])
+
+@script:python move_er@
+p << movetbl.p;
+fn << movetbl.fn;
+nw;
+oe;
+@@
+fd = fields[key(p)]
+if fd['end'] is None or not may_sleep(p, fn):
+    coccinelle.nw = cocci.make_ident(NONE)
+    coccinelle.oe = cocci.make_ident(NONE)
+else:
+    w = wrapper_name(p, fn)
+    generated.add(w)
+    coccinelle.nw = cocci.make_ident(w)
+    coccinelle.oe = cocci.make_ident(fd['end'])
+
+@script:python move_n@
+p << movetbl.p;
+fn << movetbl.fn;
+nw;
+ost;
+@@
+fd = fields[key(p)]
+if fd['end'] is not None or fd['startfn'] is None or may_sleep(p, fn):
+    coccinelle.nw = cocci.make_ident(NONE)
+    coccinelle.ost = cocci.make_ident(NONE)
+else:
+    w = wrapper_name(p, fn)
+    generated.add(w)
+    coccinelle.nw = cocci.make_ident(w)
+    coccinelle.ost = cocci.make_ident(fd['startfn'])
+
+@script:python move_nr@
+p << movetbl.p;
+fn << movetbl.fn;
+nw;
+ost;
+@@
+fd = fields[key(p)]
+if fd['end'] is not None or fd['startfn'] is None or not may_sleep(p, fn):
+    coccinelle.nw = cocci.make_ident(NONE)
+    coccinelle.ost = cocci.make_ident(NONE)
+else:
+    w = wrapper_name(p, fn)
+    generated.add(w)
+    coccinelle.nw = cocci.make_ident(w)
+    coccinelle.ost = cocci.make_ident(fd['startfn'])
+
+@move_gen_e depends on patch@
+identifier movetbl.ops, movetbl.fn, move_e.nw, move_e.oe;
+@@
++static void nw(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
++/* Replaces invalidate_page (4.13): its work, after the page-table change. */
++static void nw(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{
++	unsigned long address = start;
++
++	oe(mn, mm, start, end);
++	while (address < end) {
++		fn(mn, mm, address);
++		address += PAGE_SIZE;
++	}
++}
++
+ struct mmu_notifier_ops ops = {
+-	.invalidate_range_end = oe,
++	.invalidate_range_end = nw,
+ };
+
+@move_gen_er depends on patch@
+identifier movetbl.ops, movetbl.fn, move_er.nw, move_er.oe;
+@@
++static void nw(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
++/* Replaces invalidate_page (4.13): its work, after the page-table change. */
++static void nw(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{
++	unsigned long address = start;
++
++	oe(mn, mm, start, end);
++	while (address < end) {
++		fn(mn, mm, address);
++		address += PAGE_SIZE;
++		cond_resched();
++	}
++}
++
+ struct mmu_notifier_ops ops = {
+-	.invalidate_range_end = oe,
++	.invalidate_range_end = nw,
+ };
+
+@move_gen_n depends on patch@
+identifier movetbl.ops, movetbl.fn, move_n.nw, move_n.ost;
+@@
++static void nw(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
++/* Replaces invalidate_page (4.13): its work, after the page-table change. */
++static void nw(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{
++	unsigned long address = start;
++
++	while (address < end) {
++		fn(mn, mm, address);
++		address += PAGE_SIZE;
++	}
++}
++
+ struct mmu_notifier_ops ops = {
+	.invalidate_range_start = ost,
++	.invalidate_range_end = nw,
+ };
+
+@move_gen_nr depends on patch@
+identifier movetbl.ops, movetbl.fn, move_nr.nw, move_nr.ost;
+@@
++static void nw(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
++/* Replaces invalidate_page (4.13): its work, after the page-table change. */
++static void nw(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{
++	unsigned long address = start;
++
++	while (address < end) {
++		fn(mn, mm, address);
++		address += PAGE_SIZE;
++		cond_resched();
++	}
++}
++
+ struct mmu_notifier_ops ops = {
+	.invalidate_range_start = ost,
++	.invalidate_range_end = nw,
+ };
+
+@script:python@
+p << movetbl.p;
+fn << movetbl.fn;
+nw << move_e.nw;
+@@
+if str(nw) != NONE:
+    move_note(p, fn, nw)
+
+@script:python@
+p << movetbl.p;
+fn << movetbl.fn;
+nw << move_er.nw;
+@@
+if str(nw) != NONE:
+    move_note(p, fn, nw)
+
+@script:python@
+p << movetbl.p;
+fn << movetbl.fn;
+nw << move_n.nw;
+@@
+if str(nw) != NONE:
+    move_note(p, fn, nw)
+
+@script:python@
+p << movetbl.p;
+fn << movetbl.fn;
+nw << move_nr.nw;
+@@
+if str(nw) != NONE:
+    move_note(p, fn, nw)
+
 @fn_used depends on patch@
 identifier covered.fn;
 @@
@@ -540,9 +814,14 @@ pf << covered_fnpos.pf;
 p << covered.p;
 fn_ok;
 @@
-if split_by_cpp(pf):
+others = [r for r in M(p).refs(fn) if r != M(p).real(p[0].file)]
+coccinelle.fn_ok = cocci.make_ident(NONE)
+if needs_move(p):
+    pass
+elif split_by_cpp(pf):
     note(p, "review: %s is split by #if/#else: field dropped, remove the function by hand" % fn)
-    cocci.include_match(False)
+elif others:
+    note(p, "%s is still used in %s: field dropped, function kept" % (fn, ', '.join(others)))
 else:
     coccinelle.fn_ok = cocci.make_ident(fn)
 
@@ -561,13 +840,16 @@ type T;
 p << covered.p;
 fn << covered.fn;
 @@
-note(p, "removed: %s (invalidate_page, covered by the range callbacks)" % fn)
+c = coverage(p)
+note(p, "removed: %s (invalidate_page, covered by the range callbacks%s)" % (fn, (': ' + c['why']) if c else ''))
 
 @script:python depends on patch && fn_used@
 p << covered.p;
 fn << covered.fn;
 @@
-note(p, "review: %s is used elsewhere in this file: field dropped, function kept" % fn)
+if not needs_move(p):
+    c = coverage(p)
+    note(p, "%s is used elsewhere in this file: field dropped, function kept%s" % (fn, (' (covered by the range callbacks: ' + c['why'] + ')') if c else ''))
 
 // static helpers that only the removed callback used go too
 @helper_used depends on drop_fn@
@@ -590,7 +872,7 @@ h_ok;
 @@
 if split_by_cpp(ph):
     note(p, "review: %s is now unused but split by #if/#else (line %s): remove it by hand" % (h, ph[0].line))
-    cocci.include_match(False)
+    coccinelle.h_ok = cocci.make_ident(NONE)
 else:
     coccinelle.h_ok = cocci.make_ident(h)
 
@@ -625,8 +907,12 @@ h
 p << covered.p;
 h << covered_call.h;
 @@
+# Only a function of this module can be removed by its authors; one
+# called from another file of the module is still needed.
 if not h.isupper():
-    note(p, "review: %s is no longer called from this file: remove it where it is defined if nothing else uses it" % h)
+    found, elsewhere = M(p).helper(h, p[0].file)
+    if found and not elsewhere:
+        note(p, "review: %s (%s:%d) is no longer called anywhere in the module: remove it if nothing outside the module uses it" % (h, found[0], found[1]))
 
 // ---------------------------------------------------------------------
 // (b) invalidate_page only: generate range callbacks that call the old
@@ -637,76 +923,128 @@ if not h.isupper():
 // secondary MMU may have re-established in between.  -D atomic: the
 // non-sleeping invalidate_range, called under the page-table lock right
 // after the CPU page table changed, as invalidate_page was since 4.11.
+// -D compat: invalidate_range when the callback never sleeps (the
+// module analysis followed every call), else the range callbacks.
 // ---------------------------------------------------------------------
 
-@script:python only_names depends on patch@
-fn << only.fn;
-ns;
-ne;
-nr;
-@@
-coccinelle.ns = cocci.make_ident(new_name(fn, 'range_start'))
-coccinelle.ne = cocci.make_ident(new_name(fn, 'range_end'))
-coccinelle.nr = cocci.make_ident(new_name(fn, 'range'))
-
-// (A separate rule: inheriting a position into only_names would keep
-// drop_generated_proto below from matching.)
-@script:python depends on patch && (atomic || compat && !only_may_sleep)@
+@script:python only_sleep_loop depends on patch@
 p << only.p;
 fn << only.fn;
+gf;
+ns;
+ne;
 @@
-made.setdefault((p[0].file, new_name(fn, 'range')), int(p[0].line))
+hook = flags['atomic'] or (flags['compat'] and not may_sleep(p, fn))
+if hook or not uses_address(p, fn):
+    coccinelle.gf = cocci.make_ident(NONE)
+    coccinelle.ns = cocci.make_ident(NONE)
+    coccinelle.ne = cocci.make_ident(NONE)
+else:
+    coccinelle.gf = cocci.make_ident(fn)
+    coccinelle.ns = cocci.make_ident(new_name(fn, 'range_start'))
+    coccinelle.ne = cocci.make_ident(new_name(fn, 'range_end'))
+    generated.update([new_name(fn, 'range_start'), new_name(fn, 'range_end')])
 
-@only_start_loop depends on patch && (!atomic && !compat || compat && only_may_sleep) && (!only_parsed || only_uses_addr)@
-identifier only.ops, only.fn, only_names.ns;
+@script:python only_sleep_once depends on patch@
+p << only.p;
+fn << only.fn;
+gf;
+ns;
+ne;
+@@
+hook = flags['atomic'] or (flags['compat'] and not may_sleep(p, fn))
+if hook or uses_address(p, fn):
+    coccinelle.gf = cocci.make_ident(NONE)
+    coccinelle.ns = cocci.make_ident(NONE)
+    coccinelle.ne = cocci.make_ident(NONE)
+else:
+    coccinelle.gf = cocci.make_ident(fn)
+    coccinelle.ns = cocci.make_ident(new_name(fn, 'range_start'))
+    coccinelle.ne = cocci.make_ident(new_name(fn, 'range_end'))
+    generated.update([new_name(fn, 'range_start'), new_name(fn, 'range_end')])
+
+@script:python only_hook_loop depends on patch@
+p << only.p;
+fn << only.fn;
+gf;
+nr;
+@@
+hook = flags['atomic'] or (flags['compat'] and not may_sleep(p, fn))
+if not hook or not uses_address(p, fn):
+    coccinelle.gf = cocci.make_ident(NONE)
+    coccinelle.nr = cocci.make_ident(NONE)
+else:
+    coccinelle.gf = cocci.make_ident(fn)
+    made.setdefault((p[0].file, new_name(fn, 'range')), int(p[0].line))
+    coccinelle.nr = cocci.make_ident(new_name(fn, 'range'))
+    generated.add(new_name(fn, 'range'))
+
+@script:python only_hook_once depends on patch@
+p << only.p;
+fn << only.fn;
+gf;
+nr;
+@@
+hook = flags['atomic'] or (flags['compat'] and not may_sleep(p, fn))
+if not hook or uses_address(p, fn):
+    coccinelle.gf = cocci.make_ident(NONE)
+    coccinelle.nr = cocci.make_ident(NONE)
+else:
+    coccinelle.gf = cocci.make_ident(fn)
+    made.setdefault((p[0].file, new_name(fn, 'range')), int(p[0].line))
+    coccinelle.nr = cocci.make_ident(new_name(fn, 'range'))
+    generated.add(new_name(fn, 'range'))
+
+@only_start_loop depends on patch@
+identifier only.ops, only_sleep_loop.gf, only_sleep_loop.ns;
 @@
 +static void ns(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
 +
-+/* Replaces invalidate_page, removed in Linux 4.13: review. */
++/* Replaces invalidate_page, removed in Linux 4.13. */
 +static void ns(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
 +{
 +	unsigned long address = start;
 +
 +	while (address < end) {
-+		fn(mn, mm, address);
++		gf(mn, mm, address);
 +		address += PAGE_SIZE;
 +		cond_resched();
 +	}
 +}
 +
  struct mmu_notifier_ops ops = {
--	.invalidate_page = fn,
+-	.invalidate_page = gf,
 +	.invalidate_range_start = ns,
  };
 
-@only_start_once depends on patch && (!atomic && !compat || compat && only_may_sleep) && only_parsed && !only_uses_addr@
-identifier only.ops, only.fn, only_names.ns;
+@only_start_once depends on patch@
+identifier only.ops, only_sleep_once.gf, only_sleep_once.ns;
 @@
 +static void ns(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
 +
-+/* Replaces invalidate_page, removed in Linux 4.13: review. */
++/* Replaces invalidate_page, removed in Linux 4.13. */
 +static void ns(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
 +{
-+	fn(mn, mm, start);
++	gf(mn, mm, start);
 +}
 +
  struct mmu_notifier_ops ops = {
--	.invalidate_page = fn,
+-	.invalidate_page = gf,
 +	.invalidate_range_start = ns,
  };
 
-@only_end_loop depends on patch && (!atomic && !compat || compat && only_may_sleep) && (!only_parsed || only_uses_addr)@
-identifier only.ops, only.fn, only_names.ns, only_names.ne;
+@only_end_loop depends on patch@
+identifier only.ops, only_sleep_loop.gf, only_sleep_loop.ns, only_sleep_loop.ne;
 @@
 +static void ne(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
 +
-+/* Replaces invalidate_page, removed in Linux 4.13: review. */
++/* Replaces invalidate_page, removed in Linux 4.13. */
 +static void ne(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
 +{
 +	unsigned long address = start;
 +
 +	while (address < end) {
-+		fn(mn, mm, address);
++		gf(mn, mm, address);
 +		address += PAGE_SIZE;
 +		cond_resched();
 +	}
@@ -717,15 +1055,15 @@ identifier only.ops, only.fn, only_names.ns, only_names.ne;
 +	.invalidate_range_end = ne,
  };
 
-@only_end_once depends on patch && (!atomic && !compat || compat && only_may_sleep) && only_parsed && !only_uses_addr@
-identifier only.ops, only.fn, only_names.ns, only_names.ne;
+@only_end_once depends on patch@
+identifier only.ops, only_sleep_once.gf, only_sleep_once.ns, only_sleep_once.ne;
 @@
 +static void ne(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
 +
-+/* Replaces invalidate_page, removed in Linux 4.13: review. */
++/* Replaces invalidate_page, removed in Linux 4.13. */
 +static void ne(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
 +{
-+	fn(mn, mm, start);
++	gf(mn, mm, start);
 +}
 +
  struct mmu_notifier_ops ops = {
@@ -733,40 +1071,40 @@ identifier only.ops, only.fn, only_names.ns, only_names.ne;
 +	.invalidate_range_end = ne,
  };
 
-@only_atomic_loop depends on patch && (atomic || compat && !only_may_sleep) && (!only_parsed || only_uses_addr)@
-identifier only.ops, only.fn, only_names.nr;
+@only_atomic_loop depends on patch@
+identifier only.ops, only_hook_loop.gf, only_hook_loop.nr;
 @@
 +static void nr(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
 +
-+/* Replaces invalidate_page, removed in Linux 4.13: review. */
++/* Replaces invalidate_page, removed in Linux 4.13. */
 +static void nr(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
 +{
 +	unsigned long address = start;
 +
 +	while (address < end) {
-+		fn(mn, mm, address);
++		gf(mn, mm, address);
 +		address += PAGE_SIZE;
 +	}
 +}
 +
  struct mmu_notifier_ops ops = {
--	.invalidate_page = fn,
+-	.invalidate_page = gf,
 +	.invalidate_range = nr,
  };
 
-@only_atomic_once depends on patch && (atomic || compat && !only_may_sleep) && only_parsed && !only_uses_addr@
-identifier only.ops, only.fn, only_names.nr;
+@only_atomic_once depends on patch@
+identifier only.ops, only_hook_once.gf, only_hook_once.nr;
 @@
 +static void nr(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
 +
-+/* Replaces invalidate_page, removed in Linux 4.13: review. */
++/* Replaces invalidate_page, removed in Linux 4.13. */
 +static void nr(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
 +{
-+	fn(mn, mm, start);
++	gf(mn, mm, start);
 +}
 +
  struct mmu_notifier_ops ops = {
--	.invalidate_page = fn,
+-	.invalidate_page = gf,
 +	.invalidate_range = nr,
  };
 
@@ -808,6 +1146,7 @@ key = (p[0].file, str(nr))
 none = str(nr) + '__mncompat_none'
 coccinelle.ng = cocci.make_ident(none)
 coccinelle.nf = cocci.make_ident(none)
+generated.add(str(nr))
 if key not in made:
     made[key] = int(p[0].line)
     coccinelle.ng = cocci.make_ident(str(nr))
@@ -820,7 +1159,7 @@ identifier keep.ops, keep.fn, keep_new.ng;
 @@
 +static void ng(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
 +
-+/* Replaces invalidate_page, removed in Linux 4.13: review. */
++/* Replaces invalidate_page, removed in Linux 4.13. */
 +static void ng(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
 +{
 +	unsigned long address = start;
@@ -840,21 +1179,15 @@ p << keep.p;
 fn << keep.fn;
 nr << keep_names.nr;
 @@
-note(p, "converted: %s -> %s (invalidate_range, atomic: must not sleep), kept next to the range callbacks: compat calls it from invalidate_page before 4.13: review that %s never sleeps" % (fn, nr, fn))
+note(p, "converted: %s -> %s (invalidate_range, atomic: %s), kept next to the range callbacks: compat calls it from invalidate_page before 4.13" % (fn, nr, never_sleeps_text(p, fn)))
 
 // The prototypes above only work around a spatch 1.1 layout bug (the
 // brace of a lone generated definition lands on the header line).
 @drop_generated_proto depends on patch@
-identifier f = {only_names.ns, only_names.ne, only_names.nr};
+identifier f : script:python() { f in generated };
 type T;
 @@
 - T f(...);
-
-@drop_keep_proto depends on patch@
-identifier keep_new.ng;
-type T;
-@@
-- T ng(...);
 
 @keep_fwd depends on patch@
 identifier keep.ops, keep_new.nf;
@@ -865,29 +1198,35 @@ identifier keep.ops, keep_new.nf;
 	.invalidate_range = nf,
  };
 
-@script:python depends on patch && !atomic && !compat@
+@script:python@
 p << only.p;
 fn << only.fn;
-ns << only_names.ns;
-ne << only_names.ne;
+ns << only_sleep_loop.ns;
+ne << only_sleep_loop.ne;
 @@
-note(p, "converted: %s -> %s/%s (invalidate_range_start/end, may sleep; both run the old callback per page): review if %s relied on running atomically under the page-table lock (then use -D atomic)" % (fn, ns, ne, fn))
+only_note(p, fn, 'sleep', str(ns), str(ne), False)
 
-@script:python depends on patch && compat && only_may_sleep@
+@script:python@
 p << only.p;
 fn << only.fn;
-ns << only_names.ns;
-ne << only_names.ne;
+ns << only_sleep_once.ns;
+ne << only_sleep_once.ne;
 @@
-note(p, "converted: %s -> %s/%s (invalidate_range_start/end, may sleep; both run the old callback per page), not the non-sleeping hook: %s may sleep (%s)" % (fn, ns, ne, fn, how_it_sleeps(fn) if sleep_chain(fn) else fn + ' -> ' + 'a sleeping call'))
-note(p, "review: %s may sleep: before 4.13 the kernel calls invalidate_page under the page-table lock, where no form of this notifier is safe: compat refuses to build its table for those kernels (MNCOMPAT_RANGE_START_MAY_SLEEP without a secondary-TLB hook)" % fn)
+only_note(p, fn, 'sleep', str(ns), str(ne), True)
 
-@script:python depends on patch && (atomic || compat && !only_may_sleep)@
+@script:python@
 p << only.p;
 fn << only.fn;
-nr << only_names.nr;
+nr << only_hook_loop.nr;
 @@
-note(p, "converted: %s -> %s (invalidate_range, atomic: must not sleep): review that %s never sleeps" % (fn, nr, fn))
+only_note(p, fn, 'hook', str(nr), None, False)
+
+@script:python@
+p << only.p;
+fn << only.fn;
+nr << only_hook_once.nr;
+@@
+only_note(p, fn, 'hook', str(nr), None, True)
 
 @script:python depends on patch && !only_parsed@
 p << only.p;

@@ -5,9 +5,11 @@
 /// (the OOM reaper) the callback must not sleep and returns -EAGAIN if it
 /// cannot proceed.  Convert every callback named in a struct
 /// mmu_notifier_ops initializer: int return, "return 0", and a guard
-/// that returns -EAGAIN when !blockable.  The guard is always safe (the
-/// OOM reaper then leaves this mm alone); a callback that never sleeps
-/// can drop it, so each converted callback is reported for review.
+/// that returns -EAGAIN when !blockable, unless the callback never
+/// sleeps: mnmodule.py follows its calls through every file of the
+/// module.  The guard is always safe (the OOM reaper then leaves this mm
+/// alone); a callback whose calls the analysis cannot follow keeps it and
+/// is reported for review.
 ///
 // Confidence: High
 // Copyright: (C) 2024 mncompat authors
@@ -26,6 +28,37 @@ virtual report
 @@
 import re
 import sys
+import os
+
+
+def _sp_dir():
+    """The directory of this script, where mnmodule.py is."""
+    d = os.environ.get('MNCOMPAT_SP_DIR')
+    if d:
+        return d
+    try:
+        with open('/proc/self/cmdline', 'rb') as fh:
+            argv = fh.read().decode(errors='replace').split('\0')
+        for i, a in enumerate(argv):
+            if a == '--sp-file' and i + 1 < len(argv):
+                return os.path.dirname(os.path.abspath(argv[i + 1]))
+            if a.startswith('--sp-file='):
+                return os.path.dirname(os.path.abspath(a.split('=', 1)[1]))
+            if a.endswith('.cocci'):
+                return os.path.dirname(os.path.abspath(a))
+    except OSError:
+        pass
+    return '.'
+
+
+sys.path.insert(0, _sp_dir())
+
+def M(p):
+    """The module of the file of p (mnmodule.py, imported when first
+    needed: most files never ask)."""
+    import mnmodule
+    return mnmodule.facts_for(p[0].file)
+
 mode = ['report']
 first_stmt = {}
 first_done = set()
@@ -177,7 +210,11 @@ if l != first_stmt[(ps[0].file, fn)] or (ps[0].file, fn) in first_done:
     cocci.include_match(False)
 else:
     first_done.add((ps[0].file, fn))
-    coccinelle.ok = cocci.make_ident(fn)
+    # No guard where the callback never sleeps (a name no code has then).
+    if M(ps).sleep(fn, ps[0].file)[0] == 'atomic':
+        coccinelle.ok = cocci.make_ident('__mncompat_none')
+    else:
+        coccinelle.ok = cocci.make_ident(fn)
 
 @guard depends on patch && !split@
 identifier first.ok, cb.mn, cb.mm, cb.s, cb.e;
@@ -225,4 +262,12 @@ parameter list[4] PL;
 fn << ops.fn;
 pf << cb.pf;
 @@
-note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), returns -EAGAIN when !blockable: review (drop the guard if %s never sleeps)" % (fn, fn))
+v, chain, why, unknown = M(pf).sleep(fn, pf[0].file)
+if v == 'atomic':
+    note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), no -EAGAIN guard: %s never sleeps (every call it makes was followed through the module)" % (fn, fn))
+elif v == 'sleeps':
+    note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), returns -EAGAIN when !blockable: it may sleep (%s; %s)" % (fn, ' -> '.join(chain), why))
+else:
+    note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), returns -EAGAIN when !blockable" % fn)
+    note(pf, "review: %s: cannot tell whether it sleeps: it calls %s, neither this module's nor a known non-sleeping kernel helper. The -EAGAIN guard stays (the OOM reaper then leaves this mm alone%s); drop it if those calls never sleep" % (
+        fn, ', '.join(unknown), '; with compat, before 4.13 its table is then built as one that may sleep' if False else ''))

@@ -26,6 +26,37 @@ virtual report
 @@
 import re
 import sys
+import os
+
+
+def _sp_dir():
+    """The directory of this script, where mnmodule.py is."""
+    d = os.environ.get('MNCOMPAT_SP_DIR')
+    if d:
+        return d
+    try:
+        with open('/proc/self/cmdline', 'rb') as fh:
+            argv = fh.read().decode(errors='replace').split('\0')
+        for i, a in enumerate(argv):
+            if a == '--sp-file' and i + 1 < len(argv):
+                return os.path.dirname(os.path.abspath(argv[i + 1]))
+            if a.startswith('--sp-file='):
+                return os.path.dirname(os.path.abspath(a.split('=', 1)[1]))
+            if a.endswith('.cocci'):
+                return os.path.dirname(os.path.abspath(a))
+    except OSError:
+        pass
+    return '.'
+
+
+sys.path.insert(0, _sp_dir())
+
+def M(p):
+    """The module of the file of p (mnmodule.py, imported when first
+    needed: most files never ask)."""
+    import mnmodule
+    return mnmodule.facts_for(p[0].file)
+
 mode = ['report']
 
 def note(p, msg):
@@ -266,6 +297,10 @@ h
 p << chg.p;
 h << chg_call.h;
 @@
+# Only a function of this module can be removed by its authors; one
+# still called from another file of the module is still needed.
 if not h.isupper():
-    note(p, "review: %s is no longer called from this file: remove it where it is defined if nothing else uses it" % h)
+    found, elsewhere = M(p).helper(h, p[0].file)
+    if found and not elsewhere:
+        note(p, "review: %s (%s:%d) is no longer called anywhere in the module: remove it if nothing outside the module uses it" % (h, found[0], found[1]))
 

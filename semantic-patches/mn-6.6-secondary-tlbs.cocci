@@ -23,6 +23,7 @@ virtual patch
 virtual context
 virtual org
 virtual report
+virtual compat
 
 @initialize:python@
 @@
@@ -58,6 +59,26 @@ position p;
 struct mmu_notifier_ops o = {
 	.invalidate_range = fn@p,
 };
+
+// A table with the hook and range callbacks: 6.6 refuses to register it
+// (__mmu_notifier_register(): WARN, -EINVAL). compat leaves the hook out
+// of such a table there (convert.sh --compat); without compat, say so.
+@both depends on !compat@
+identifier o, fn;
+expression E;
+position p;
+@@
+struct mmu_notifier_ops o = {
+	.invalidate_range = fn@p,
+	.\(invalidate_range_start\|invalidate_range_end\) = E,
+};
+
+@script:python depends on !context@
+p << both.p;
+o << both.o;
+fn << both.fn;
+@@
+note(p, "review: %s has invalidate_range (%s) and range callbacks: from 6.6 the hook is arch_invalidate_secondary_tlbs and mmu_notifier_register() refuses such a table (WARN, -EINVAL). Do %s's work from invalidate_range_end instead and drop the hook, or convert with --compat (which leaves the hook out of such a table on 6.6+)" % (o, fn, fn))
 
 @rt_typed_m depends on patch@
 struct mmu_notifier_ops *OP;

@@ -8,8 +8,9 @@
 /// #include <linux/mmu_notifier.h> becomes #include <mncompat/mmu_notifier.h>.
 /// flags is MNCOMPAT_RANGE_START_MAY_SLEEP when the table has a
 /// secondary-TLB hook (then only that hook runs from invalidate_page on
-/// kernels before 4.13), else 0 (then the range callbacks run there, under
-/// the page-table lock: reported for review when the table has them).
+/// kernels before 4.13) or when a range callback may sleep or calls what
+/// mnmodule.py cannot follow through the module (reported), else 0 (then
+/// the range callbacks run there, under the page-table lock).
 /// Run it after the series (semantic-patches/convert.sh --compat does);
 /// a table that still has a pre-6.10 field is reported, not converted.
 ///
@@ -30,6 +31,37 @@ virtual report
 @initialize:python@
 @@
 import sys
+import os
+
+
+def _sp_dir():
+    """The directory of this script, where mnmodule.py is."""
+    d = os.environ.get('MNCOMPAT_SP_DIR')
+    if d:
+        return d
+    try:
+        with open('/proc/self/cmdline', 'rb') as fh:
+            argv = fh.read().decode(errors='replace').split('\0')
+        for i, a in enumerate(argv):
+            if a == '--sp-file' and i + 1 < len(argv):
+                return os.path.dirname(os.path.abspath(argv[i + 1]))
+            if a.startswith('--sp-file='):
+                return os.path.dirname(os.path.abspath(a.split('=', 1)[1]))
+            if a.endswith('.cocci'):
+                return os.path.dirname(os.path.abspath(a))
+    except OSError:
+        pass
+    return '.'
+
+
+sys.path.insert(0, _sp_dir())
+
+def M(p):
+    """The module of the file of p (mnmodule.py, imported when first
+    needed: most files never ask)."""
+    import mnmodule
+    return mnmodule.facts_for(p[0].file)
+
 mode = ['report']
 fields = {}
 TRANSLATED = ['release', 'invalidate_range_start', 'invalidate_range_end',
@@ -52,53 +84,14 @@ def wrap(args):
         col += len(a) + len(tail)
     return out
 
-# May a range callback sleep?  What each function of this file calls,
-# followed through the file's own functions.
-SLEEPERS = set('''mutex_lock mutex_lock_interruptible mutex_lock_killable
-mutex_lock_nested down down_read down_write down_interruptible
-down_killable down_read_killable down_write_killable msleep
-msleep_interruptible usleep_range ssleep schedule schedule_timeout
-cond_resched wait_for_completion wait_for_completion_timeout
-wait_for_completion_interruptible wait_event wait_event_interruptible
-wait_event_timeout wait_event_killable synchronize_rcu synchronize_srcu
-synchronize_sched flush_work flush_workqueue flush_delayed_work
-cancel_work_sync cancel_delayed_work_sync vfree vmalloc vzalloc
-might_sleep mmap_read_lock mmap_write_lock lock_page wait_on_page_locked
-copy_from_user copy_to_user get_user put_user get_user_pages
-pin_user_pages'''.split())
-facts = {'file': None, 'calls': {}, 'gfp': set(), 'chain': None}
-
-def sleep_chain(fn):
-    if facts['chain'] is None:
-        chain = {}
-        for f, callees in facts['calls'].items():
-            for c in sorted(callees):
-                if c in SLEEPERS:
-                    chain[f] = [c]
-                    break
-            if f not in chain and f in facts['gfp']:
-                chain[f] = ['a GFP_KERNEL allocation']
-        changed = True
-        while changed:
-            changed = False
-            for f, callees in facts['calls'].items():
-                if f in chain:
-                    continue
-                for c in sorted(callees):
-                    if c in chain:
-                        chain[f] = [c] + chain[c]
-                        changed = True
-                        break
-        facts['chain'] = chain
-    return ' -> '.join(explain(fn, set())) if fn in facts['chain'] else None
-
-def explain(fn, seen):
-    """fn and how it may sleep, through the file's own functions first."""
-    seen = seen | {fn}
-    for c in sorted(facts['calls'].get(fn, ())):
-        if c in facts['chain'] and c not in seen and c in facts['calls']:
-            return [fn] + explain(c, seen)
-    return [fn] + facts['chain'][fn]
+def sleep_text(p, fn):
+    """(verdict, text) of how fn may sleep, through the whole module."""
+    v, chain, why, unknown = M(p).sleep(fn, p[0].file)
+    if v == 'sleeps':
+        return v, '%s; %s' % (' -> '.join(chain), why)
+    if v == 'unknown':
+        return v, '%s calls %s, neither this module nor a known non-sleeping kernel helper' % (fn, ', '.join(unknown))
+    return v, '%s never sleeps' % fn
 
 def note(p, msg):
     msg = "[compat] " + msg
@@ -136,25 +129,6 @@ ops << oldtbl.ops;
 f << oldtbl.f;
 @@
 note(p, "review: %s still has .%s: run the series first (convert.sh --compat does), not converted" % (ops, f))
-
-@allcalls depends on patch@
-identifier f;
-expression list es;
-position p;
-@@
-f@p(es)
-
-@script:python@
-p << allcalls.p;
-f << allcalls.f;
-es << allcalls.es;
-@@
-if facts['file'] != p[0].file:
-    facts.update({'file': p[0].file, 'calls': {}, 'gfp': set(),
-                  'chain': None})
-facts['calls'].setdefault(p[0].current_element, set()).add(f)
-if 'GFP_KERNEL' in str(es):
-    facts['gfp'].add(p[0].current_element)
 
 @tbl@
 identifier ops;
@@ -207,9 +181,10 @@ start = have.get('invalidate_range_start')
 end = have.get('invalidate_range_end')
 tlbs = have.get('arch_invalidate_secondary_tlbs')
 flags = '0'
-sleepy = [sleep_chain(str(x)) for x in (start, end) if x and
-          facts['file'] == p[0].file and sleep_chain(str(x))]
-if (tlbs and (start or end)) or sleepy:
+judged = [(str(x),) + sleep_text(p, str(x)) for x in (start, end) if x]
+sleepy = [j for j in judged if j[1] == 'sleeps']
+unsure = [j for j in judged if j[1] == 'unknown']
+if (tlbs and (start or end)) or sleepy or unsure:
     flags = 'MNCOMPAT_RANGE_START_MAY_SLEEP'
 a = [ops] + [have.get(f, 'NULL') for f in TRANSLATED] + [flags]
 a += ['.%s = %s' % (f, e) for f, e in fields.get((p[0].file, ops), [])
@@ -220,9 +195,14 @@ if mode[0] == 'patch':
 else:
     note(p, "%s: declare it with MNCOMPAT_MMU_NOTIFIER_OPS (convert.sh --compat)" % ops)
 if sleepy and not tlbs:
-    note(p, "review: %s may sleep (%s) and %s has no secondary-TLB hook: before 4.13, where the kernel calls invalidate_page under the page-table lock, no form of this table is safe and compat refuses to build it" % (' and '.join(x.split(' -> ')[0] for x in sleepy), '; '.join(sleepy), ops))
+    note(p, "review: %s may sleep (%s) and %s has no secondary-TLB hook: before 4.13, where the kernel calls invalidate_page under the page-table lock, no form of this table is safe and compat refuses to build it" % (' and '.join(j[0] for j in sleepy), '; '.join(j[2] for j in sleepy), ops))
+elif unsure and not tlbs:
+    note(p, "review: cannot tell whether %s sleeps (%s): %s is built as a table that may sleep, so without a secondary-TLB hook compat refuses to build it before 4.13; if those calls never sleep, pass 0 instead of MNCOMPAT_RANGE_START_MAY_SLEEP" % (' and '.join(j[0] for j in unsure), '; '.join(j[2] for j in unsure), ops))
 if flags == '0' and (start or end):
-    note(p, "review: before 4.13 compat calls %s from invalidate_page under the page-table lock with a non-blockable range: no sleeping then (test mncompat_range_blockable())" % ' and '.join(str(x) for x in (start, end) if x))
+    note(p, "before 4.13 compat calls %s from invalidate_page under the page-table lock with a non-blockable range: %s" % (' and '.join(str(x) for x in (start, end) if x), '; '.join(j[2] for j in judged)))
+    fails = [d for d in M(p).defs(str(start), p[0].file) if d.get('eagain')] if start else []
+    if fails:
+        note(p, "review: %s returns -EAGAIN (%s:%d), but with flags 0 compat calls it before 4.13 from invalidate_page, where the kernel cannot take a failure (WARN, and nothing is invalidated): it never sleeps, so let it proceed when !mncompat_range_blockable()" % (start, fails[0]['file'], fails[0]['eagain']))
 
 // The #include to replace, looked for before anything changes.
 @has_inc@
@@ -233,10 +213,6 @@ if flags == '0' and (start or end):
 @@
 #include <linux/mmu_notifier.h>
 
-@script:python depends on patch && !has_inc && !has_linux_inc@
-p << tbl.p;
-@@
-note(p, "review: no #include <linux/mmu_notifier.h> in this file to replace: add #include <mncompat/mmu_notifier.h>")
 
 @rep depends on patch@
 identifier tbl.ops;
@@ -276,5 +252,27 @@ expression R;
 @@
 - #include <linux/mmu_notifier.h>
 + #include <mncompat/mmu_notifier.h>
+
+// No <linux/mmu_notifier.h> of its own (it came through a header of the
+// driver): add compat's after the file's last #include.
+@add_inc_angle depends on patch && (rep || bl) && !has_inc && !has_linux_inc@
+@@
+#include <...>
++#include <mncompat/mmu_notifier.h>
+
+@add_inc_quote depends on patch && (rep || bl) && !has_inc && !has_linux_inc && !add_inc_angle@
+@@
+#include "..."
++#include <mncompat/mmu_notifier.h>
+
+@script:python depends on patch && (add_inc_angle || add_inc_quote)@
+p << tbl.p;
+@@
+note(p, "converted: added #include <mncompat/mmu_notifier.h> (the file had no #include <linux/mmu_notifier.h> of its own to replace)")
+
+@script:python depends on patch && (rep || bl) && !has_inc && !has_linux_inc && !add_inc_angle && !add_inc_quote@
+p << tbl.p;
+@@
+note(p, "review: no #include in this file to add #include <mncompat/mmu_notifier.h> after: add it")
 
 

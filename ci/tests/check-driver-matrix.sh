@@ -152,7 +152,7 @@ report=$base/shadow/driver/shadow/convert.report
 patch=$base/shadow/driver/shadow/convert.patch
 if grep -q '\[4.13\] converted: shadow_invalidate_page .*kept next to the range callbacks' "$report" &&
 	grep -q '\[compat\] converted: shadow_track_ops' "$report" &&
-	grep -q '^conversions (one per callback and step): [0-9]*, [1-9][0-9]* of them with a point to review' "$report" &&
+	grep -q '^conversions (one per callback and step): [1-9][0-9]*$' "$report" &&
 	grep -q '^items needing review: ' "$report" &&
 	grep -q '^+MNCOMPAT_MMU_NOTIFIER_OPS(shadow_track_ops' "$patch" &&
 	! grep -q '^+ccflags-y += -I.(MNCOMPAT_INCLUDE)' "$patch"; then

@@ -392,3 +392,296 @@ check "convert.sh reports with the real file name" \
 "$cv" >/dev/null 2>&1
 st=$?
 check "convert.sh without a path is a usage error" test $st -eq 2
+
+# --- the whole module --------------------------------------------------
+# A helper in another file of the module that takes a mutex: the page
+# callback is not kept as the (atomic) secondary-TLB hook, range_end makes
+# the table one that may sleep, and the notes name where it sleeps.
+mods=$here/modules
+"$cv" --compat --quiet "$mods/sleep-helper" >"$ct/sleep.out" 2>&1
+st=$?
+check "module view: a sleeping helper in another file is a review item (exit 3)" \
+	test $st -eq 3
+check "module view: the note names the helper, its file and line and what sleeps" \
+	grep -q "compat: sh_invalidate_page is not kept as the secondary-TLB hook of its table: it may sleep (sh_invalidate_page -> sh_forget -> mutex_lock; sh_forget() in sh_table.c:9 takes a mutex (mutex_lock))" \
+	"$ct/sleep.out"
+check "module view: range_end calling the helper makes the table one that may sleep" \
+	grep -q 'sh_ops -> MNCOMPAT_MMU_NOTIFIER_OPS(..., MNCOMPAT_RANGE_START_MAY_SLEEP)' \
+	"$ct/sleep.out"
+check "module view: no invalidate_range hook is kept" \
+	sh -c '! grep -q "kept next to the range callbacks" "$1"' sh "$ct/sleep.out"
+check "module view: compat's include is added where the header came through another header" \
+	grep -q 'added #include <mncompat/mmu_notifier.h>' "$ct/sleep.out"
+(cd "$mods" && "$cv" --compat --quiet sleep-helper) >"$ct/sleep-rel.out" 2>&1
+check "module view: the same with a relative path" \
+	grep -q "sh_forget() in sh_table.c:9 takes a mutex" "$ct/sleep-rel.out"
+# A call the analysis cannot follow is a review item naming it, never
+# taken as non-sleeping.
+"$cv" --compat --quiet "$mods/unresolved" >"$ct/unres.out" 2>&1
+st=$?
+check "module view: a call into another module is a review item (exit 3)" test $st -eq 3
+check "module view: the review item names the call and where it is" \
+	grep -q 'review: un_invalidate_page: cannot tell: it calls other_module_flush() (un.c:14)' \
+	"$ct/unres.out"
+check "module view: the callback it cannot judge is not made the atomic hook" \
+	sh -c '! grep -q "(invalidate_range, atomic" "$1"' sh "$ct/unres.out"
+
+# --- version guards, the [check] word boundary ---------------------------
+"$cv" --quiet "$mods/version-guard" >"$ct/guard.out" 2>&1
+st=$?
+check "a LINUX_VERSION_CODE guard compat's probes disagree with is a review item" \
+	sh -c 'test "$1" -eq 3 && grep -q "^  vg.c:11: \[guard\] review: #if LINUX_VERSION_CODE >= KERNEL_VERSION(3, 17, 0) guards the range form of clear_flush_young.*3.18 (57128468080a).*#ifdef MNCOMPAT_HAVE_CLEAR_FLUSH_YOUNG_RANGE" "$2"' \
+	sh "$st" "$ct/guard.out"
+check "a guard at the right version (4.13 around invalidate_page) is not" \
+	sh -c 'test "$(grep -c "\[guard\]" "$1")" -eq 1' sh "$ct/guard.out"
+check "[check]: a driver's own *_mmu_notifier_invalidate_page() is no leftover" \
+	sh -c '! grep -q "mmu_notifier_invalidate_page() is still here" "$1"' sh "$ct/guard.out"
+
+# --- helpers the removed callback called ---------------------------------
+# change_pte goes (6.10): pte_flags() is the kernel's, not the driver's,
+# so nobody is asked to remove it; a helper of another file of the module
+# that only the removed callback called is named with its file and line.
+mkdir -p "$ct/helpers"
+cat >"$ct/helpers/h.h" <<'EOF'
+void h_note_pte(unsigned long flags);
+EOF
+cat >"$ct/helpers/h_log.c" <<'EOF'
+#include "h.h"
+
+void h_note_pte(unsigned long flags)
+{
+}
+EOF
+cat >"$ct/helpers/h.c" <<'EOF'
+#include <linux/mmu_notifier.h>
+#include "h.h"
+
+static void h_change_pte(struct mmu_notifier *mn, struct mm_struct *mm,
+			 unsigned long address, pte_t pte)
+{
+	h_note_pte(pte_flags(pte));
+}
+
+static int h_start(struct mmu_notifier *mn,
+		   const struct mmu_notifier_range *range)
+{
+	return 0;
+}
+
+static const struct mmu_notifier_ops h_ops = {
+	.change_pte = h_change_pte,
+	.invalidate_range_start = h_start,
+};
+
+const struct mmu_notifier_ops *h_notifier_ops(void)
+{
+	return &h_ops;
+}
+EOF
+"$cv" --quiet "$ct/helpers" >"$ct/helpers.out" 2>&1
+check "6.10: no note asks to remove a kernel helper (pte_flags)" \
+	sh -c '! grep -q pte_flags "$1"' sh "$ct/helpers.out"
+check "6.10: a helper of the module only the removed callback called is named with its file" \
+	grep -q 'review: h_note_pte (h_log.c:3) is no longer called anywhere in the module' \
+	"$ct/helpers.out"
+
+# --- a port that guarded invalidate_page with #if (XPMEM's 2017 fix) -------
+mkdir -p "$ct/guarded"
+cat >"$ct/guarded/g.c" <<'EOF'
+#include <linux/mmu_notifier.h>
+#include <linux/version.h>
+
+static void g_range_end(struct mmu_notifier *mn, struct mm_struct *mm,
+			unsigned long start, unsigned long end)
+{
+	g_zap(mn, start, end);
+}
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(4, 13, 0)
+static void g_invalidate_page(struct mmu_notifier *mn, struct mm_struct *mm,
+			      unsigned long address)
+{
+	g_range_end(mn, mm, address, address + PAGE_SIZE);
+}
+#endif
+
+static const struct mmu_notifier_ops g_ops = {
+#if LINUX_VERSION_CODE < KERNEL_VERSION(4, 13, 0)
+	.invalidate_page = g_invalidate_page,
+#endif
+	.invalidate_range_end = g_range_end,
+};
+EOF
+"$cv" "$ct/guarded" --apply --to 4.13 >"$ct/guarded.out" 2>&1
+check "an #if left empty by the conversion goes, and no double blank line" \
+	sh -c '! grep -q "KERNEL_VERSION" "$1" && ! grep -q invalidate_page "$1" &&
+		! awk "prev == \"\" && \$0 == \"\" { bad = 1 } { prev = \$0 } END { exit !bad }" "$1"' \
+	sh "$ct/guarded/g.c"
+
+# --- 6.6: a table with the hook and range callbacks ------------------------
+mkdir -p "$ct/both"
+cat >"$ct/both/b.c" <<'EOF'
+#include <linux/mmu_notifier.h>
+
+static void b_flush(struct mmu_notifier *mn, struct mm_struct *mm,
+		    unsigned long start, unsigned long end)
+{
+	b_iotlb_flush(mn, start, end);
+}
+
+static int b_start(struct mmu_notifier *mn,
+		   const struct mmu_notifier_range *range)
+{
+	return 0;
+}
+
+static const struct mmu_notifier_ops b_ops = {
+	.invalidate_range = b_flush,
+	.invalidate_range_start = b_start,
+};
+EOF
+"$cv" "$ct/both" --quiet >"$ct/both.out" 2>&1
+check "6.6: a table with the hook and range callbacks is a review item (6.6+ refuses to register it)" \
+	grep -q 'review: b_ops has invalidate_range (b_flush) and range callbacks: from 6.6' "$ct/both.out"
+"$cv" "$ct/both" --quiet --compat >"$ct/both-compat.out" 2>&1
+check "6.6: not with --compat (compat leaves the hook out there)" \
+	sh -c '! grep -q "and range callbacks: from 6.6" "$1"' sh "$ct/both-compat.out"
+
+# --- line ends, binary files, API files -----------------------------------
+mkdir -p "$ct/mixed"
+# one CRLF line in an LF file: it keeps its CR, the others stay LF
+awk 'NR == 3 { printf "%s\r\n", $0; next } { print }' \
+	"$here/4.13-only-page/before.c" >"$ct/mixed/a.c"
+"$cv" "$ct/mixed" --apply --to 4.13 >"$ct/mixed.out" 2>&1
+check "mixed line ends: the CRLF line keeps its CR, the converted file is otherwise LF" \
+	sh -c 'test "$(grep -c "$(printf "\r")\$" "$1")" -eq 1 &&
+		tr -d "\r" <"$1" | cmp -s - "$2"' sh "$ct/mixed/a.c" \
+	"$here/4.13-only-page/after.c"
+mkdir -p "$ct/bin"
+cp "$here/4.13-only-page/before.c" "$ct/bin/text.c"
+{ cat "$here/4.13-only-page/before.c"; printf 'x\000y\n'; } >"$ct/bin/blob.c"
+cp "$ct/bin/blob.c" "$ct/blob.orig"
+"$cv" "$ct/bin" --apply --to 4.13 >"$ct/bin.out" 2>&1
+st=$?
+check "a binary file (NUL bytes) in a tree is a review item and left as it was" \
+	sh -c 'test "$1" -eq 3 && grep -q "^  blob.c:1: \[convert\] review: not a text file (it has NUL bytes): not converted" "$2" &&
+		cmp -s "$3" "$4"' sh "$st" "$ct/bin.out" "$ct/bin/blob.c" "$ct/blob.orig"
+check "the text file next to it is converted" \
+	cmp -s "$ct/bin/text.c" "$here/4.13-only-page/after.c"
+"$cv" "$ct/bin/blob.c" --apply --to 4.13 >"$ct/bin1.out" 2>&1
+st=$?
+check "a binary FILE is refused with a clear error, nothing written" \
+	sh -c 'test "$1" -eq 1 && grep -q "blob.c: not a text file (it has NUL bytes)" "$2" && cmp -s "$3" "$4"' \
+	sh "$st" "$ct/bin1.out" "$ct/bin/blob.c" "$ct/blob.orig"
+mkdir -p "$ct/api/include/linux" "$ct/api/mm" "$ct/api/drv"
+printf '#ifndef X\nstruct mmu_notifier_ops {\n\tint x;\n};\n#endif\n' \
+	>"$ct/api/include/linux/mmu_notifier.h"
+printf '#include <linux/mmu_notifier.h>\nvoid __mmu_notifier_release(struct mm_struct *mm)\n{\n}\n' \
+	>"$ct/api/mm/mmu_notifier.c"
+printf '#include <linux/mmu_notifier.h>\nstruct mmu_notifier_ops {\n\tint x;\n};\n' \
+	>"$ct/api/drv/backport_mmu_notifier.h"
+cp "$here/4.13-only-page/before.c" "$ct/api/drv/d.c"
+"$cv" "$ct/api" --quiet --to 4.13 >"$ct/api.out" 2>&1
+check "the MMU-notifier API itself (by path or by what it defines) is named as skipped" \
+	sh -c 'grep -q "^files skipped: 3$" "$1" &&
+		grep -q "^  mm/mmu_notifier.c: the MMU-notifier API itself" "$1" &&
+		grep -q "^  drv/backport_mmu_notifier.h: the MMU-notifier API itself" "$1" &&
+		grep -q "^  drv/d.c:[0-9]*: \[4.13\] converted" "$1"' sh "$ct/api.out"
+
+# --- names with blanks and tabs: diff headers patch -p1 takes --------------
+tab=$(printf '\t')
+mkdir -p "$ct/names/a dir" "$ct/names-patched/a dir"
+cp "$here/4.13-only-page/before.c" "$ct/names/a dir/x y.c"
+cp "$here/4.13-only-page/before.c" "$ct/names/a dir/t${tab}b.c"
+cp -r "$ct/names/." "$ct/names-patched"
+"$cv" "$ct/names" --to 4.13 >"$ct/names.out" 2>&1
+check "names with a blank or a tab: quoted diff headers" \
+	sh -c 'grep -q "^--- \"a/a dir/x y.c\"$" "$1" && grep -q "^+++ \"b/a dir/t\\\\tb.c\"$" "$1"' \
+	sh "$ct/names.out"
+check "names with a blank or a tab: the diff applies with patch -p1" \
+	sh -c 'sed -n "/^--- /,/^== mncompat/p" "$1" | sed "\$d" | patch -s -p1 -d "$2" &&
+		cmp -s "$2/a dir/x y.c" "$3" && cmp -s "$2/a dir/t	b.c" "$3"' \
+	sh "$ct/names.out" "$ct/names-patched" "$here/4.13-only-page/after.c"
+
+# --- a macro with an unbalanced brace --------------------------------------
+# invalidate_page opens a loop in a macro and closes it in the code: spatch
+# removes the callback only up to that brace.  No stray brace may be
+# written: the file stays as it was and is named for review.
+mkdir -p "$ct/brace"
+cat >"$ct/brace/b.c" <<'EOF'
+#include <linux/mmu_notifier.h>
+
+struct bdev {
+	struct mmu_notifier mn;
+	unsigned long slot[16];
+};
+
+#define BDEV_EACH_SLOT(i) for (i = 0; i < 16; i++) {
+
+static void bdev_drop(struct bdev *d, int i, unsigned long start,
+		      unsigned long end)
+{
+	if (d->slot[i] >= start && d->slot[i] < end)
+		d->slot[i] = 0;
+}
+
+static void bdev_invalidate_page(struct mmu_notifier *mn, struct mm_struct *mm,
+				 unsigned long address)
+{
+	struct bdev *d = container_of(mn, struct bdev, mn);
+	int i;
+
+	BDEV_EACH_SLOT(i)
+		bdev_drop(d, i, address, address + PAGE_SIZE);
+	}
+}
+
+static void bdev_start(struct mmu_notifier *mn, struct mm_struct *mm,
+		       unsigned long start, unsigned long end)
+{
+	struct bdev *d = container_of(mn, struct bdev, mn);
+	int i;
+
+	for (i = 0; i < 16; i++)
+		bdev_drop(d, i, start, end);
+}
+
+static const struct mmu_notifier_ops bdev_ops = {
+	.invalidate_page = bdev_invalidate_page,
+	.invalidate_range_start = bdev_start,
+};
+EOF
+cp "$ct/brace/b.c" "$ct/brace.orig"
+"$cv" "$ct/brace" --apply --to 4.13 >"$ct/brace.out" 2>&1
+st=$?
+check "a macro with an unbalanced brace: a review item, no stray brace written" \
+	sh -c 'test "$1" -eq 3 && grep -q "^  b.c:1: \[convert\] review: the braces of this file do not balance outside preprocessor lines (line 26)" "$2" && cmp -s "$3" "$4"' \
+	sh "$st" "$ct/brace.out" "$ct/brace/b.c" "$ct/brace.orig"
+
+# --- the last moments of --apply -----------------------------------------
+# A signal after the last rename: every file is written, the run says so
+# and leaves nothing behind.
+rm -rf "$ct/sig"
+cp -a "$ct/sig0" "$ct/sig"
+HOOK_AT=written:12 HOOK_SIG=TERM MNCOMPAT_CONVERT_TEST_HOOK=$ct/hook \
+	"$cv" "$ct/sig" --apply --quiet --to 4.13 >"$ct/sigw.out" 2>&1
+st=$?
+check "convert.sh --apply, SIGTERM after the last rename: stopped with its status" \
+	test $st -gt 128
+check "convert.sh --apply, SIGTERM after the last rename: says what was written" \
+	grep -q '^written: 12 file(s)$' "$ct/sigw.out"
+check "convert.sh --apply, SIGTERM after the last rename: all 12 converted, nothing left behind" \
+	sh -c 'test "$(grep -l invalidate_range_start "$1"/*.c | wc -l)" -eq 12' sh "$ct/sig" &&
+	no_leftovers "$ct/sig"
+# A signal right after a staging file is created: none is left behind.
+for at in created:1 created:7; do
+	rm -rf "$ct/sig"
+	cp -a "$ct/sig0" "$ct/sig"
+	HOOK_AT=$at HOOK_SIG=INT MNCOMPAT_CONVERT_TEST_HOOK=$ct/hook \
+		"$cv" "$ct/sig" --apply --quiet --to 4.13 >"$ct/sigc.out" 2>&1
+	st=$?
+	(cd "$ct/sig" && sums .) >"$ct/sig.sum"
+	check "convert.sh --apply, SIGINT when staging file $at exists: every file as before, no staging file left" \
+		sh -c 'test "$1" -gt 128 && cmp -s "$2" "$3"' sh "$st" "$ct/sig0.sum" "$ct/sig.sum" &&
+		no_leftovers "$ct/sig"
+done

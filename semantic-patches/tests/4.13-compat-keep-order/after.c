@@ -63,7 +63,7 @@ static const struct mmu_notifier_ops twin_track_ops = {
 	.invalidate_range_end = twin_range_end,
 };
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static void twin_invalidate_range(struct mmu_notifier *mn,
 				  struct mm_struct *mm, unsigned long start,
 				  unsigned long end)

@@ -54,7 +54,7 @@ static void twin_flush(struct mmu_notifier *mn, struct mm_struct *mm,
 	twin_invalidate_page(mn, mm, start);
 }
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static void twin_invalidate_range(struct mmu_notifier *mn,
 				  struct mm_struct *mm, unsigned long start,
 				  unsigned long end)

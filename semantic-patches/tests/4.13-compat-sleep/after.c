@@ -63,7 +63,7 @@ static void quick_range_end(struct mmu_notifier *mn, struct mm_struct *mm,
 	spin_unlock(&d->slock);
 }
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static void lock_invalidate_range_start(struct mmu_notifier *mn,
 					struct mm_struct *mm,
 					unsigned long start,
@@ -72,7 +72,7 @@ static void lock_invalidate_range_start(struct mmu_notifier *mn,
 	lock_invalidate_page(mn, mm, start);
 }
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static void lock_invalidate_range_end(struct mmu_notifier *mn,
 				      struct mm_struct *mm,
 				      unsigned long start, unsigned long end)
@@ -85,7 +85,7 @@ static const struct mmu_notifier_ops lock_ops = {
 	.invalidate_range_end = lock_invalidate_range_end,
 };
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static void deep_invalidate_range_start(struct mmu_notifier *mn,
 					struct mm_struct *mm,
 					unsigned long start,
@@ -100,7 +100,7 @@ static void deep_invalidate_range_start(struct mmu_notifier *mn,
 	}
 }
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static void deep_invalidate_range_end(struct mmu_notifier *mn,
 				      struct mm_struct *mm,
 				      unsigned long start, unsigned long end)
@@ -119,7 +119,7 @@ static const struct mmu_notifier_ops deep_ops = {
 	.invalidate_range_end = deep_invalidate_range_end,
 };
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static void quick_invalidate_range(struct mmu_notifier *mn,
 				   struct mm_struct *mm, unsigned long start,
 				   unsigned long end)

@@ -43,7 +43,7 @@ static void both_invalidate_page(struct mmu_notifier *mn,
 }
 #endif
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static void both_invalidate_range_start(struct mmu_notifier *mn,
 					struct mm_struct *mm,
 					unsigned long start,
@@ -58,7 +58,7 @@ static void both_invalidate_range_start(struct mmu_notifier *mn,
 	}
 }
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static void both_invalidate_range_end(struct mmu_notifier *mn,
 				      struct mm_struct *mm,
 				      unsigned long start, unsigned long end)

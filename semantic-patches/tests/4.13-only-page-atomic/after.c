@@ -34,7 +34,7 @@ static void mirror_invalidate_page(struct mmu_notifier *mn,
 	spin_unlock(&mirror->lock);
 }
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static void mirror_invalidate_range(struct mmu_notifier *mn,
 				    struct mm_struct *mm, unsigned long start,
 				    unsigned long end)
@@ -60,7 +60,7 @@ static void flush_all_page(struct mmu_notifier *mn, struct mm_struct *mm,
 	mirror_flush_all(mirror);
 }
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static void flush_all_page_range(struct mmu_notifier *mn,
 				 struct mm_struct *mm, unsigned long start,
 				 unsigned long end)

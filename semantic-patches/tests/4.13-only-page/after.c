@@ -34,7 +34,7 @@ static void mirror_invalidate_page(struct mmu_notifier *mn,
 	mutex_unlock(&mirror->lock);
 }
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static void mirror_invalidate_range_start(struct mmu_notifier *mn,
 					  struct mm_struct *mm,
 					  unsigned long start,
@@ -49,7 +49,7 @@ static void mirror_invalidate_range_start(struct mmu_notifier *mn,
 	}
 }
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static void mirror_invalidate_range_end(struct mmu_notifier *mn,
 					struct mm_struct *mm,
 					unsigned long start,
@@ -78,7 +78,7 @@ static void flush_all_page(struct mmu_notifier *mn, struct mm_struct *mm,
 	mirror_flush_all(mirror);
 }
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static void flush_all_page_range_start(struct mmu_notifier *mn,
 				       struct mm_struct *mm,
 				       unsigned long start, unsigned long end)
@@ -86,7 +86,7 @@ static void flush_all_page_range_start(struct mmu_notifier *mn,
 	flush_all_page(mn, mm, start);
 }
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static void flush_all_page_range_end(struct mmu_notifier *mn,
 				     struct mm_struct *mm,
 				     unsigned long start, unsigned long end)

@@ -65,7 +65,7 @@ static void grant_page_locked(struct mmu_notifier *mn, struct mm_struct *mm,
 	mutex_unlock(&g->lock);
 }
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static int grant_page_locked_range_start(struct mmu_notifier *mn,
 					  const struct mmu_notifier_range *range)
 {
@@ -81,7 +81,7 @@ static int grant_page_locked_range_start(struct mmu_notifier *mn,
 	return 0;
 }
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static void grant_page_locked_range_end(struct mmu_notifier *mn,
 					const struct mmu_notifier_range *range)
 {

@@ -32,8 +32,6 @@ static int twin_range_start(struct mmu_notifier *mn,
 {
 	struct twin *t = container_of(mn, struct twin, mn);
 
-	if (!mncompat_range_blockable(range))
-		return -EAGAIN;
 	spin_lock(&t->lock);
 	t->active++;
 	spin_unlock(&t->lock);
@@ -57,7 +55,7 @@ static void twin_flush(struct mmu_notifier *mn, struct mm_struct *mm,
 	twin_invalidate_page(mn, mm, start);
 }
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static void twin_arch_invalidate_secondary_tlbs(struct mmu_notifier *mn,
 						struct mm_struct *mm,
 						unsigned long start,

@@ -54,7 +54,7 @@ static void legacy_mirror_invalidate_page(struct mmu_notifier *mn,
 	mutex_unlock(&lm->lock);
 }
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static int legacy_mirror_invalidate_range_start(struct mmu_notifier *mn,
 						 const struct mmu_notifier_range *range)
 {
@@ -70,7 +70,7 @@ static int legacy_mirror_invalidate_range_start(struct mmu_notifier *mn,
 	return 0;
 }
 
-/* Replaces invalidate_page, removed in Linux 4.13: review. */
+/* Replaces invalidate_page, removed in Linux 4.13. */
 static void legacy_mirror_invalidate_range_end(struct mmu_notifier *mn,
 					       const struct mmu_notifier_range *range)
 {

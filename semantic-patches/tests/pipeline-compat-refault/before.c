@@ -1,0 +1,1 @@
+../4.13-start-only-refault/before.c
