@@ -25,8 +25,9 @@ for name in "$@"; do
 	lacks=""
 	if [ "$2" = user ] && [ -n "${7:-}" ]; then
 		case $7 in
+		-) ;;
 		lacks=*) lacks=$(echo "${7#lacks=}" | sed 's/^-$//' | tr ',' ' ') ;;
-		*) die "$name: want lacks=FEATURE,... as the 7th field, not '$7'" ;;
+		*) die "$name: want lacks=FEATURE,... (or -) as the 7th field, not '$7'" ;;
 		esac
 		for feature in $lacks; do
 			awk -v f="$feature" '$1 == f { found = 1 } END { exit !found }' \
