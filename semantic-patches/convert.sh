@@ -304,7 +304,7 @@ run_step() {
 	(cd "$tmp/step" && exec setsid spatch --quiet --no-show-diff \
 		--parse-error-msg --verbose-parsing --timeout "$timeout" \
 		$(sed -n 's|^// Options:||p' "$sp/$1" | head -n 1) \
-		-D patch $2 --sp-file "$sp/$1" --in-place \
+		-D patch $2 --sp-file "$tmp/cocci/$1" --in-place \
 		--jobs "$jobs" --dir .) >"$tmp/spatch.out" 2>"$tmp/spatch.err" &
 	workers=$!
 	wait "$workers"
@@ -387,8 +387,17 @@ spatch_step() {
 # directory (or of the whole tree when it is one driver), the scratch
 # copies as they are at that step, the other files from the tree.
 MNCOMPAT_MODULE_BASE=$(cd "$base" && pwd)
-export MNCOMPAT_SP_DIR="$sp" MNCOMPAT_STEP_MAP="$tmp/map" \
-	MNCOMPAT_MODULE_BASE MNCOMPAT_MODULE_WORK="$tmp/work"
+export MNCOMPAT_STEP_MAP="$tmp/map" MNCOMPAT_MODULE_BASE \
+	MNCOMPAT_MODULE_WORK="$tmp/work"
+# spatch runs in a scratch directory: each script as one file, with what
+# it #includes and the way to its Python helpers (flatten.sh).
+printf '%s\n' "$steps" >"$tmp/steps"
+mkdir "$tmp/cocci"
+while read -r _ cocci _; do
+	[ -z "$cocci" ] || [ -e "$tmp/cocci/$cocci" ] ||
+		"$sp/flatten.sh" "$sp/$cocci" >"$tmp/cocci/$cocci" ||
+		die "flatten.sh failed on $cocci; nothing changed"
+done <"$tmp/steps"
 # LINUX_VERSION_CODE guards around notifier code at a version compat's
 # probes do not name (mnmodule.py guards), on the files as read.
 (cd "$tmp/work" && tr '\n' '\0' <"$tmp/rels" |
@@ -398,7 +407,6 @@ if [ -s "$tmp/guarded" ]; then
 		xargs -0 python3 "$sp/mnmodule.py" guards --base "$tmp/work" \
 		>>"$tmp/notes" || die "mnmodule.py guards failed; nothing changed"
 fi
-printf '%s\n' "$steps" >"$tmp/steps"
 while read -r gen cocci tokens past whole; do
 	[ -n "$gen" ] || continue
 	(cd "$tmp/work" && grep -rlE "$tokens" . 2>/dev/null) \

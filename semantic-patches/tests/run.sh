@@ -34,6 +34,11 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 . "$top/ci/tap.sh"
 
+# virtuals FILE: the virtual rules FILE declares, one a line.
+virtuals() {
+	sed -n 's/^virtual[[:space:]]//p' "$1" | tr -s ', ' '\n' | grep .
+}
+
 # cocci_options FILE: the "// Options:" line, as coccicheck uses it.
 cocci_options() {
 	sed -n 's|^// Options:||p' "$1" | head -n 1
@@ -48,9 +53,11 @@ run_spatch() {
 		# Only where the script declares it (spatch refuses the rest).
 		! grep -q "^virtual $_d\$" "$_cocci" || _defs="$_defs -D $_d"
 	done
+	# From semantic-patches/, where spatch before 1.3.1 looks #include
+	# files up.
 	# shellcheck disable=SC2046,SC2086
-	spatch --very-quiet $(cocci_options "$_cocci") -D patch $_defs \
-		--sp-file "$_cocci" --in-place "$_file" >/dev/null
+	(cd "$sp" && spatch --very-quiet $(cocci_options "$_cocci") -D patch \
+		$_defs --sp-file "$_cocci" --in-place "$_file" >/dev/null)
 }
 
 spec_values() {
@@ -184,8 +191,8 @@ done
 run_mode() {
 	_o=$tmp/mode-$(basename "$1")-$2
 	# shellcheck disable=SC2046
-	if spatch --very-quiet $(cocci_options "$1") -D "$2" \
-		--sp-file "$1" --dir "$tmp/inputs" >"$_o.out" 2>"$_o.err" &&
+	if (cd "$sp" && spatch --very-quiet $(cocci_options "$1") -D "$2" \
+		--sp-file "$1" --dir "$tmp/inputs") >"$_o.out" 2>"$_o.err" &&
 		! grep -qi 'error' "$_o.err"; then
 		echo 0 >"$_o.st"
 	else
@@ -214,10 +221,7 @@ for cocci in "$sp"/*.cocci; do
 			grep -q '^// Options:' "$cocci" &&
 			grep -q '^/// ' "$cocci" &&
 			head -n 1 "$cocci" | grep -q 'SPDX-License-Identifier' &&
-			grep -q '^virtual patch' "$cocci" &&
-			grep -q '^virtual report' "$cocci" &&
-			grep -q '^virtual context' "$cocci" &&
-			grep -q '^virtual org' "$cocci"; then
+			[ "$(virtuals "$cocci" | grep -cxE 'patch|report|context|org')" -eq 4 ]; then
 			ok "$name: coccicheck header conventions"
 		else
 			not_ok "$name: coccicheck header conventions"
@@ -232,10 +236,17 @@ if [ $coccicheck = yes ]; then
 	tree=$("$top/ci/unpack-source.sh" 6.12 2>/dev/null) || tree=
 fi
 if [ -n "$tree" ] && [ -f "$tree/scripts/coccicheck" ]; then
+	mkdir "$tmp/flat"
 	for cocci in "$sp"/*.cocci; do
 		name=$(basename "$cocci")
+		# make runs spatch in the kernel tree: the copy flatten.sh makes
+		# finds its #include files and Python helpers from there.
+		if ! "$sp/flatten.sh" "$cocci" >"$tmp/flat/$name" 2>"$tmp/cc.err"; then
+			not_ok "$name: flatten.sh" "$tmp/cc.err"
+			continue
+		fi
 		for mode in report patch; do
-			if make -s -C "$tree" coccicheck COCCI="$cocci" \
+			if make -s -C "$tree" coccicheck COCCI="$tmp/flat/$name" \
 				MODE=$mode M="$tmp/inputs" J=2 \
 				>"$tmp/cc.out" 2>"$tmp/cc.err" &&
 				! grep -q 'coccicheck failed' "$tmp/cc.out" \
