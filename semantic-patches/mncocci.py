@@ -69,6 +69,14 @@ class Step:
                 self.mode = m
         self.out = out
 
+    def unsplit(self, p, fn):
+        """fn, the callback the step converts, defined at p; or NONE when
+        #if/#else split its definition (spatch saw one branch, said)."""
+        if split_by_cpp(p):
+            self.note(p, "review: %s is split by #if/#else (spatch sees one branch): not converted, give every branch the %s prototype by hand" % (fn, self.tag))
+            return NONE
+        return fn
+
     def note(self, p, msg):
         """Say msg about position p: in patch mode a "FILE:LINE: [TAG] msg"
         line on stderr (the diff is on stdout), in org mode an org TODO,
