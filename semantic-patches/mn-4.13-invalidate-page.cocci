@@ -133,9 +133,24 @@ def keep_problem(p):
 def keepable(p):
     return key(p) in dying.tables and keep_problem(p) is None
 
-def cpp_bad(p):
+def kind(p):
+    """What becomes of the table of the invalidate_page field at p: gone
+    (it has range callbacks: the field goes), keep (-D compat: the
+    callback stays as its secondary-TLB hook), only (it has no range
+    callbacks: generated ones replace the field) or cppbad (they would
+    not exist in the same configurations: reported, not converted)."""
     fd = dying.tables.get(key(p))
-    return fd is not None and not fd['cbs'] and cpp_problem(p) is not None
+    if fd is None:
+        return None
+    if fd['cbs']:
+        return 'keep' if with_compat and keepable(p) else 'gone'
+    return 'cppbad' if cpp_problem(p) is not None else 'only'
+
+def is_only(p):
+    return kind(p) == 'only'
+
+def cpp_bad(p):
+    return kind(p) == 'cppbad'
 
 def coverage(p):
     """What the module analysis says of the table of field p: None when
@@ -160,9 +175,7 @@ class InvalidatePage(Dying):
     callback stays where range_end takes over its work."""
 
     def drops(self, p):
-        fd = self.tables.get(key(p))
-        return fd is not None and bool(fd['cbs']) and \
-            not (with_compat and keepable(p))
+        return kind(p) == 'gone'
 
     def needed(self, p):
         return needs_move(p)
@@ -182,7 +195,7 @@ class InvalidatePage(Dying):
         for v in plan.values():
             v.clear()
 
-dying = InvalidatePage(step, 'invalidate_page')
+dying = InvalidatePage(step, 'invalidate_page', assign='convert by hand, or use a static struct mmu_notifier_ops')
 
 # ---------------------------------------------------------------------
 # What is generated, per file: the fields that change (repl: (table,
@@ -278,12 +291,13 @@ def move_note(p, fn, w):
         note(p, "review: %s: cannot tell whether %s's range callbacks drop what it dropped after the page-table change: %s. Its work now runs again from %s; if the range callbacks do cover it (range_start keeps the device from faulting the pages back in until range_end), that loop can go" % (
             fn, fd['ops'], c['why'], w))
 
-def plan_move(p, ops, fn):
+def plan_move(p):
     """(a') A table whose range callbacks do not redo, after the
     page-table change, what invalidate_page did (or the analysis cannot
     tell): a new range_end runs the old one, if any, then fn for every
     page of the range (with cond_resched() when fn may sleep anyway)."""
     fd = dying.tables[key(p)]
+    ops, fn = fd['ops'], fd['fn']
     if not needs_move(p) or (fd['end'] is None and fd['startfn'] is None):
         return
     w = wrapper_name(p, fn)
@@ -323,7 +337,7 @@ def only_note(p, fn, kind, n1, n2, once):
     else:
         note(p, "review: cannot tell whether %s sleeps: it calls %s: invalidate_range (-D atomic) must not sleep, check that they never do" % (fn, words))
 
-def plan_only(p, ops, fn):
+def plan_only(p):
     """(b) A table with only invalidate_page: range callbacks that run fn
     for each page of [start, end), or once when it ignores the address.
     Default: invalidate_range_start/end (may sleep, so the page loop has
@@ -334,6 +348,7 @@ def plan_only(p, ops, fn):
     CPU page table changed, as invalidate_page was since 4.11.  -D compat:
     invalidate_range when fn never sleeps (the module analysis followed
     every call), else the range callbacks."""
+    ops, fn = dying.tables[key(p)]['ops'], dying.tables[key(p)]['fn']
     loop = uses_address(p, fn)
     if hook_only or (with_compat and not may_sleep(p, fn)):
         nr = new_name(fn, 'range')
@@ -351,7 +366,7 @@ def plan_only(p, ops, fn):
     gen_callback(ne, ops, fn, not loop, True)
     only_note(p, fn, 'sleep', ns, ne, not loop)
 
-def plan_keep(p, ops, fn):
+def plan_keep(p):
     """(c) -D compat, invalidate_page next to range callbacks: the old
     callback becomes the invalidate_range hook (through a per-page
     wrapper, shared with an invalidate_page-only table that uses the same
@@ -359,6 +374,7 @@ def plan_keep(p, ops, fn):
     from invalidate_page on kernels before 4.13.  The wrapper goes before
     the first table that uses it, a forward declaration before an earlier
     one."""
+    ops, fn = dying.tables[key(p)]['ops'], dying.tables[key(p)]['fn']
     nr = new_name(fn, 'range')
     k = (p[0].file, nr)
     generated.add(nr)
@@ -370,6 +386,22 @@ def plan_keep(p, ops, fn):
         declared.add(k)
         plan['fwd'].add((ops, nr))
     note(p, "converted: %s -> %s (invalidate_range, atomic: %s), kept next to the range callbacks: compat calls it from invalidate_page before 4.13" % (fn, nr, never_sleeps_text(p, fn)))
+
+def plan_file():
+    """The plan of the file: (a') every table whose range_end takes over
+    the old callback's work, (b) the invalidate_page-only ones, (c) the
+    kept ones, each in the order of the file."""
+    ps = [fd['p'] for _, fd in sorted(dying.tables.items(),
+                                       key=lambda kv: (int(kv[0][1]), int(kv[0][2])))]
+    for p in [p for p in ps if kind(p) == 'gone'] + \
+            [p for p in ps if kind(p) == 'keep']:
+        plan_move(p)
+    for p in ps:
+        if kind(p) == 'only':
+            plan_only(p)
+    for p in ps:
+        if kind(p) == 'keep':
+            plan_keep(p)
 
 def wrapper_name(p, fn):
     """A name for the range_end that runs fn for every page: no function
@@ -408,16 +440,6 @@ def uses_address(p, fn):
 // says of them.
 // ---------------------------------------------------------------------
 
-@keep depends on compat@
-identifier ops, fn;
-expression E;
-position p : script:python() { keepable(p) };
-@@
-struct mmu_notifier_ops ops = {
-	.invalidate_page = fn@p,
-	.\(invalidate_range_start\|invalidate_range_end\) = E,
-};
-
 @script:python depends on compat@
 p << gone.p;
 fn << gone.fn;
@@ -440,7 +462,7 @@ struct mmu_notifier_ops ops = {
 
 @only@
 identifier ops, fn;
-position p != {gone.p, keep.p, cppbad.p};
+position p : script:python() { is_only(p) };
 @@
 struct mmu_notifier_ops ops = {
 	.invalidate_page = fn@p,
@@ -475,27 +497,6 @@ fn << only.fn;
 @@
 note(p, "review: %s is not defined in this file or could not be parsed (#if?): generated callbacks call it once per page" % fn)
 
-@other_assign@
-expression E, F;
-position p;
-{struct cleancache_ops, struct frontswap_ops} C;
-{struct cleancache_ops *, struct frontswap_ops *} CP;
-@@
-(
-C.invalidate_page = F
-|
-CP->invalidate_page = F
-|
-E.invalidate_page@p = F
-|
-E->invalidate_page@p = F
-)
-
-@script:python depends on !context@
-p << other_assign.p;
-@@
-note(p, "review: run-time assignment to ->invalidate_page (gone since 4.13): convert by hand, or use a static struct mmu_notifier_ops")
-
 @script:python depends on !context@
 p << only.p;
 fn << only.fn;
@@ -522,37 +523,12 @@ struct mmu_notifier_ops ops = {
 };
 
 // ---------------------------------------------------------------------
-// The plan: (a') the tables whose range_end takes over the work, (b)
-// the tables with only invalidate_page, (c) the kept ones.
+// The plan (plan_file) and the notes that say it.
 // ---------------------------------------------------------------------
 
-@script:python depends on patch@
-p << gone.p;
-ops << gone.ops;
-fn << gone.fn;
+@script:python depends on patch && tbl@
 @@
-plan_move(p, ops, fn)
-
-@script:python depends on patch@
-p << keep.p;
-ops << keep.ops;
-fn << keep.fn;
-@@
-plan_move(p, ops, fn)
-
-@script:python depends on patch@
-p << only.p;
-ops << only.ops;
-fn << only.fn;
-@@
-plan_only(p, ops, fn)
-
-@script:python depends on patch@
-p << keep.p;
-ops << keep.ops;
-fn << keep.fn;
-@@
-plan_keep(p, ops, fn)
+plan_file()
 
 // ---------------------------------------------------------------------
 // The edits: the fields; each generated callback before its table (the

@@ -33,23 +33,8 @@ from mncocci import Dying, Step
 step = Step('6.10')
 dying = Dying(step, 'change_pte', 'change_pte, gone since 6.10')
 
-// After the included rules (the field, the callback and its helpers):
-// the run-time assignments and the calls.
-@rt@
-expression E, F;
-position p;
-@@
-(
-E.change_pte@p = F
-|
-E->change_pte@p = F
-)
-
-@script:python depends on !context@
-p << rt.p;
-@@
-step.note(p, "review: run-time assignment to ->change_pte (gone since 6.10): remove it")
-
+// After the included rules (the field, the callback and its helpers,
+// run-time assignments): the calls.
 @script:python depends on report || org@
 p << gone.p;
 fn << gone.fn;

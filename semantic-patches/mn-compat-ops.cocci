@@ -78,8 +78,9 @@ static struct mmu_notifier_ops ops@p = I;
 @fld@
 identifier tbl.ops, f;
 expression E;
+position tbl.p;
 @@
-struct mmu_notifier_ops ops = {
+struct mmu_notifier_ops ops@p = {
 	.f = E,
 };
 

@@ -252,16 +252,19 @@ class Dying:
       - droppable(p, pf, fn): may the callback fn (defined at pf) go now
         that nothing else in the file uses it?  fn, or NONE and a note;
         helper_droppable(p, ph, h) the same for a static helper at ph;
-      - the notes: undefined(), used_here(), removed(), uncalled().
+      - the notes: assigned() (a run-time assignment to the field),
+        undefined(), used_here(), removed(), uncalled().
 
-    why: what a removed callback was, in its note (a subclass may say it
-    per field with why_removed, and keep a callback whose work moves
+    why: what a removed callback was, in its note; assign: what to do
+    with a run-time assignment to the field (a subclass may say why per
+    field with why_removed, and keep a callback whose work moves
     elsewhere with needed)."""
 
-    def __init__(self, step, field, why=None):
+    def __init__(self, step, field, why=None, assign='remove it'):
         self.step = step
         self.field = field
         self.why = why or field
+        self.assign = assign
         self.file = None
         self.tables = {}
         self.defs = {}
@@ -281,7 +284,8 @@ class Dying:
         if self.file != p[0].file:
             self.file = p[0].file
             self.new_file()
-        self.tables[key(p)] = {'fn': fn, 'ops': ops, 'table': int(pt[0].line),
+        self.tables[key(p)] = {'p': p, 'fn': fn, 'ops': ops,
+                               'table': int(pt[0].line),
                                'cbs': set(), 'tlb': False, 'start': False,
                                'end': None, 'startfn': None}
 
@@ -335,6 +339,9 @@ class Dying:
 
     def was_dropped(self, f):
         return f in self.dropped
+
+    def assigned(self, p):
+        self.step.note(p, "review: run-time assignment to ->%s (gone since %s): %s" % (self.field, self.step.tag, self.assign))
 
     def undefined(self, p, fn):
         if not self.needed(p):

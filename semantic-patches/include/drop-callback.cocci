@@ -69,6 +69,30 @@ struct mmu_notifier_ops ops = {
 	.f = fn@p,
 };
 
+// Run-time assignments to the field (not to the invalidate_page of
+// cleancache_ops and frontswap_ops, which means something else).
+@assigned@
+identifier f : script:python() { dying.is_field(f) };
+expression E, F;
+position p;
+{struct cleancache_ops, struct frontswap_ops} C;
+{struct cleancache_ops *, struct frontswap_ops *} CP;
+@@
+(
+C.f = F
+|
+CP->f = F
+|
+E.f@p = F
+|
+E->f@p = F
+)
+
+@script:python depends on !context@
+p << assigned.p;
+@@
+dying.assigned(p)
+
 @gone_parsed@
 identifier gone.fn;
 @@
