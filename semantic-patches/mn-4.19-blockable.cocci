@@ -47,6 +47,12 @@ void fn@pf(struct mmu_notifier *mn, struct mm_struct *mm,
 	   unsigned long s, unsigned long e)
 { ... }
 
+@script:python depends on report || org@
+fn << ops.fn;
+pf << cb.pf;
+@@
+step.note(pf, "%s: invalidate_range_start needs the 4.19 prototype (int, bool blockable)" % fn)
+
 // ok: the callbacks to convert (not those split by #if).
 @script:python conv depends on patch@
 fn << ops.fn;
@@ -94,12 +100,6 @@ E->invalidate_range_start@p = F
 p << rt.p;
 @@
 step.note(p, "review: run-time assignment to ->invalidate_range_start: the callback needs the 4.19 prototype (int, bool blockable)")
-
-@script:python depends on report || org@
-fn << ops.fn;
-pf << cb.pf;
-@@
-step.note(pf, "%s: invalidate_range_start needs the 4.19 prototype (int, bool blockable)" % fn)
 
 @depends on context@
 identifier ops.fn, mn, mm, s, e;

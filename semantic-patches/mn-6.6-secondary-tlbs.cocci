@@ -43,6 +43,13 @@ struct mmu_notifier_ops o = {
 	.invalidate_range = fn@p,
 };
 
+@depends on context@
+identifier o, fn;
+@@
+struct mmu_notifier_ops o = {
+*	.invalidate_range = fn,
+};
+
 // A table with the hook and range callbacks: 6.6 refuses to register it
 // (__mmu_notifier_register(): WARN, -EINVAL). compat leaves the hook out
 // of such a table there (convert.sh --compat); without compat, say so.
@@ -122,13 +129,6 @@ step.note(pc, "review: mmu_notifier_invalidate_range() is gone since 6.6: now mm
 pc << only_end.pc;
 @@
 step.note(pc, "mmu_notifier_invalidate_range_only_end() is gone since 6.6: use mmu_notifier_invalidate_range_end()")
-
-@depends on context@
-identifier o, fn;
-@@
-struct mmu_notifier_ops o = {
-*	.invalidate_range = fn,
-};
 
 @depends on context@
 expression M, S, E;

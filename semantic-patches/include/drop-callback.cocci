@@ -95,8 +95,9 @@ dying.assigned(p)
 
 @gone_parsed@
 identifier gone.fn;
+position pf;
 @@
-fn(...) { ... }
+fn@pf(...) { ... }
 
 @script:python depends on !context && !gone_parsed@
 p << gone.p;
@@ -138,16 +139,10 @@ fn << gone.fn;
 @@
 dying.used_here(p, fn)
 
-@gone_fnpos depends on patch && !fn_used@
-identifier gone.fn;
-position pf;
-@@
-fn@pf(...) { ... }
-
-@script:python gone_ok@
+@script:python gone_ok depends on patch && !fn_used@
 p << gone.p;
 fn << gone.fn;
-pf << gone_fnpos.pf;
+pf << gone_parsed.pf;
 fn_ok;
 @@
 coccinelle.fn_ok = cocci.make_ident(dying.droppable(p, pf, fn))
