@@ -567,6 +567,16 @@ check_left='
 	>>"$tmp/notes"
 cat "$tmp/review.extra" >>"$tmp/notes"
 
+# changed_files: the files the conversion changed so far, one a line
+# ("Files orig/REL and work/REL differ": REL is there twice, same length).
+changed_files() {
+	(cd "$tmp" && diff -rq orig work) | awk '
+		/^Files orig\/.* and work\/.* differ$/ {
+			n = (length($0) - length("Files orig/ and work/ differ")) / 2
+			print substr($0, length("Files orig/") + 1, n)
+		}' || true
+}
+
 # An #if ... #endif around the removed code only (the 4.13-era ports
 # guarded .invalidate_page and its callback so): nothing left between
 # them, they go too. Only where the conversion emptied them.
@@ -589,11 +599,7 @@ empty_ifs='
 			last = line[i]
 		}
 	}'
-(cd "$tmp" && diff -rq orig work) | awk '
-	/^Files orig\/.* and work\/.* differ$/ {
-		n = (length($0) - length("Files orig/ and work/ differ")) / 2
-		print substr($0, length("Files orig/") + 1, n)
-	}' >"$tmp/touched.ifs" || true
+changed_files >"$tmp/touched.ifs"
 while IFS= read -r rel; do
 	tr -d '\r' <"$tmp/orig/$rel" | awk "$empty_ifs" - "$tmp/work/$rel" \
 		>"$tmp/ifs.tmp"
@@ -637,11 +643,7 @@ braces='
 		if (d < 0) { d = 0; if (!bad) bad = FNR }
 	}
 	END { if (!bad && d) bad = "end"; print bad + 0 == 0 && bad != "end" ? "ok" : bad }'
-(cd "$tmp" && diff -rq orig work) | awk '
-	/^Files orig\/.* and work\/.* differ$/ {
-		n = (length($0) - length("Files orig/ and work/ differ")) / 2
-		print substr($0, length("Files orig/") + 1, n)
-	}' >"$tmp/touched.braces" || true
+changed_files >"$tmp/touched.braces"
 while IFS= read -r rel; do
 	tr -d '\r' <"$tmp/orig/$rel" >"$tmp/lf"
 	! cmp -s "$tmp/lf" "$tmp/work/$rel" || continue
@@ -670,12 +672,7 @@ while IFS= read -r rel; do
 	cat "$tmp/crlf.tmp" >"$tmp/work/$rel"
 done <"$tmp/crlf"
 
-# "Files ORIG/REL and WORK/REL differ": REL is there twice, same length.
-(cd "$tmp" && diff -rq orig work) | awk '
-	/^Files orig\/.* and work\/.* differ$/ {
-		n = (length($0) - length("Files orig/ and work/ differ")) / 2
-		print substr($0, length("Files orig/") + 1, n)
-	}' | LC_ALL=C sort >"$tmp/changed" || true
+changed_files | LC_ALL=C sort >"$tmp/changed"
 : >"$tmp/diff"
 # A name with a blank, a tab, a quote or a backslash goes in C-style
 # quotes, as git writes it: patch -p1 and git apply read it.

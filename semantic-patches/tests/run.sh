@@ -3,13 +3,16 @@
 # Usage: semantic-patches/tests/run.sh [--no-coccicheck] [CASE...]
 #
 # Host-side tests of the semantic patches and of convert.sh, TAP-like:
+#   - the unit tests of mncocci.py, the Python the scripts share
+#     (tests/test_mncocci.py);
 #   - every tests/<case>/: apply the .cocci files named in its spec to
 #     before.c, compare with after.c, apply again to after.c (idempotence),
 #     check the expected report lines;
 #   - every .cocci in the report modes (report, context, org) on all test
 #     inputs (patch mode runs in the cases);
 #   - make coccicheck COCCI=... MODE=report|patch M=tests/ against the
-#     linux-source-6.12 tree from ci/unpack-source.sh, when it is there;
+#     linux-source-6.12 tree from ci/unpack-source.sh, when it is there
+#     (with the copies flatten.sh makes: make runs spatch in the tree);
 #   - convert.sh behaviour (dry run, --apply, CRLF, read-only, errors,
 #     --to, second run).
 # Prints "ok N - name" / "not ok N - name" and a last line "cocci: N passed,
@@ -89,6 +92,20 @@ build_module() {
 	done
 	[ $_built -eq 1 ] || echo "# $1: no kernel in MNCOMPAT_KERNEL_ENVS: build skipped"
 }
+
+# --- 0. the Python the scripts share (mncocci.py) ----------------------
+python3 "$here/test_mncocci.py" --tap >"$tmp/unit.out" 2>&1
+unit_status=$?
+sed -n '/^# /,$p' "$tmp/unit.out" >"$tmp/unit.trace"
+while read -r st name; do
+	case $st in
+	ok) ok "mncocci.py: $name" ;;
+	not-ok) not_ok "mncocci.py: $name" "$tmp/unit.trace" ;;
+	esac
+done <"$tmp/unit.out"
+if [ $unit_status -ne 0 ] && ! grep -q '^not-ok ' "$tmp/unit.out"; then
+	not_ok "mncocci.py: the unit tests run" "$tmp/unit.out"
+fi
 
 # --- 1. cases ---------------------------------------------------------
 cases=$*
@@ -230,7 +247,32 @@ for cocci in "$sp"/*.cocci; do
 	esac
 done
 
-# --- 3. make coccicheck in a packaged tree ----------------------------
+# --- 3. flatten.sh: one file, run from any directory -----------------
+# (what convert.sh and make coccicheck run)
+fc=$tmp/flatten
+mkdir -p "$fc/inc"
+cp "$here/6.10-change-pte/before.c" "$fc/in.c"
+opts=$(cocci_options "$sp/mn-6.10-change-pte.cocci")
+# shellcheck disable=SC2086
+if "$sp/flatten.sh" "$sp/mn-6.10-change-pte.cocci" >"$fc/6.10.cocci" 2>"$fc/err" &&
+	! grep -q '^#include "' "$fc/6.10.cocci" &&
+	(cd / && spatch --very-quiet $opts -D patch --sp-file "$fc/6.10.cocci" \
+		--in-place "$fc/in.c") >>"$fc/err" 2>&1 &&
+	diff -u "$here/6.10-change-pte/after.c" "$fc/in.c" >>"$fc/err"; then
+	ok "flatten.sh: the 6.10 script and its #include as one file give after.c from /"
+else
+	not_ok "flatten.sh: the 6.10 script and its #include as one file give after.c from /" "$fc/err"
+fi
+printf '#include "inc/none.cocci"\nvirtual patch\n\n@@\n@@\n- f();\n' >"$fc/bad.cocci"
+if "$sp/flatten.sh" "$fc/bad.cocci" >"$fc/bad.out" 2>"$fc/bad.err"; then
+	not_ok "flatten.sh: an #include that is not there is an error" "$fc/bad.out"
+elif [ -s "$fc/bad.out" ] || ! grep -q 'inc/none.cocci' "$fc/bad.err"; then
+	not_ok "flatten.sh: an #include that is not there is an error" "$fc/bad.err"
+else
+	ok "flatten.sh: an #include that is not there is an error, named, and nothing written"
+fi
+
+# --- 4. make coccicheck in a packaged tree ----------------------------
 tree=
 if [ $coccicheck = yes ]; then
 	tree=$("$top/ci/unpack-source.sh" 6.12 2>/dev/null) || tree=
@@ -268,7 +310,7 @@ else
 	echo "# make coccicheck checks skipped: no linux-source-6.12 tree"
 fi
 
-# --- 4. convert.sh ----------------------------------------------------
+# --- 5. convert.sh ----------------------------------------------------
 . "$here/convert-checks.sh"
 
 tap_end cocci
