@@ -304,7 +304,7 @@ run_step() {
 	(cd "$tmp/step" && exec setsid spatch --quiet --no-show-diff \
 		--parse-error-msg --verbose-parsing --timeout "$timeout" \
 		$(sed -n 's|^// Options:||p' "$sp/$1" | head -n 1) \
-		-D patch $2 --sp-file "$tmp/cocci/$1" --in-place \
+		-D patch $2 --sp-file "$script" --in-place \
 		--jobs "$jobs" --dir .) >"$tmp/spatch.out" 2>"$tmp/spatch.err" &
 	workers=$!
 	wait "$workers"
@@ -313,6 +313,7 @@ run_step() {
 # add its notes, the files it gave up on and the parse errors that hide
 # something the step looks for, by real file name, to $tmp/stepnotes.
 spatch_step() {
+	script_for "$1"
 	if ! run_step "$1" "$2"; then
 		grep -v 'type defaults to' "$tmp/spatch.err" >&2
 		die "spatch failed on $1; nothing changed"
@@ -389,15 +390,19 @@ spatch_step() {
 MNCOMPAT_MODULE_BASE=$(cd "$base" && pwd)
 export MNCOMPAT_STEP_MAP="$tmp/map" MNCOMPAT_MODULE_BASE \
 	MNCOMPAT_MODULE_WORK="$tmp/work"
-# spatch runs in a scratch directory: each script as one file, with what
-# it #includes and the way to its Python helpers (flatten.sh).
-printf '%s\n' "$steps" >"$tmp/steps"
+# spatch runs in a scratch directory, where spatch before 1.3.1 would
+# not find the files a script #includes: such a script runs as the one
+# file flatten.sh makes of it (made when the step first runs).
 mkdir "$tmp/cocci"
-while read -r _ cocci _; do
-	[ -z "$cocci" ] || [ -e "$tmp/cocci/$cocci" ] ||
-		"$sp/flatten.sh" "$sp/$cocci" >"$tmp/cocci/$cocci" ||
-		die "flatten.sh failed on $cocci; nothing changed"
-done <"$tmp/steps"
+# script_for COCCI: $script, the file spatch runs for COCCI.
+script_for() {
+	script=$sp/$1
+	grep -q '^#include "' "$script" || return 0
+	script=$tmp/cocci/$1
+	[ -s "$script" ] || "$sp/flatten.sh" "$sp/$1" >"$script" ||
+		die "flatten.sh failed on $1; nothing changed"
+}
+printf '%s\n' "$steps" >"$tmp/steps"
 # LINUX_VERSION_CODE guards around notifier code at a version compat's
 # probes do not name (mnmodule.py guards), on the files as read.
 (cd "$tmp/work" && tr '\n' '\0' <"$tmp/rels" |

@@ -195,7 +195,9 @@ class InvalidatePage(Dying):
         for v in plan.values():
             v.clear()
 
-dying = InvalidatePage(step, 'invalidate_page', assign='convert by hand, or use a static struct mmu_notifier_ops')
+dying = InvalidatePage(step, 'invalidate_page',
+                       assign='convert by hand, or use a static struct mmu_notifier_ops',
+                       other_files=True)
 
 # ---------------------------------------------------------------------
 # What is generated, per file: the fields that change (repl: (table,

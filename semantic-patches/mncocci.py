@@ -256,15 +256,19 @@ class Dying:
         undefined(), used_here(), removed(), uncalled().
 
     why: what a removed callback was, in its note; assign: what to do
-    with a run-time assignment to the field (a subclass may say why per
-    field with why_removed, and keep a callback whose work moves
-    elsewhere with needed)."""
+    with a run-time assignment to the field; other_files: keep a callback
+    another file of the module names (the module view parses the module
+    for that: worth it where the script needs the view anyway).  A
+    subclass may say why per field with why_removed, and keep a callback
+    whose work moves elsewhere with needed."""
 
-    def __init__(self, step, field, why=None, assign='remove it'):
+    def __init__(self, step, field, why=None, assign='remove it',
+                 other_files=False):
         self.step = step
         self.field = field
         self.why = why or field
         self.assign = assign
+        self.other_files = other_files
         self.file = None
         self.tables = {}
         self.defs = {}
@@ -324,8 +328,10 @@ class Dying:
         if split_by_cpp(pf):
             self.step.note(p, "review: %s is split by #if/#else: field dropped, remove the function by hand" % fn)
             return NONE
-        m = module(p)
-        others = [r for r in m.refs(fn) if r != m.real(p[0].file)]
+        others = []
+        if self.other_files:
+            m = module(p)
+            others = [r for r in m.refs(fn) if r != m.real(p[0].file)]
         if others:
             self.step.note(p, "%s is still used in %s: field dropped, function kept" % (fn, ', '.join(others)))
             return NONE

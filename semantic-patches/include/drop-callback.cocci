@@ -70,9 +70,10 @@ struct mmu_notifier_ops ops = {
 };
 
 // Run-time assignments to the field (not to the invalidate_page of
-// cleancache_ops and frontswap_ops, which means something else).
+// cleancache_ops and frontswap_ops, which means something else).  The
+// fields by name: a test in Python would run for every assignment.
 @assigned@
-identifier f : script:python() { dying.is_field(f) };
+identifier f = {invalidate_page, change_pte};
 expression E, F;
 position p;
 {struct cleancache_ops, struct frontswap_ops} C;
@@ -90,8 +91,10 @@ E->f@p = F
 
 @script:python depends on !context@
 p << assigned.p;
+f << assigned.f;
 @@
-dying.assigned(p)
+if dying.is_field(f):
+    dying.assigned(p)
 
 @gone_parsed@
 identifier gone.fn;

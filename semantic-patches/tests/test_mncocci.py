@@ -233,7 +233,8 @@ static void c_page(struct mmu_notifier *mn, struct mm_struct *mm,
     def test_dying(self):
         out = io.StringIO()
         step = mncocci.Step('6.10', ['spatch', '-D', 'patch'], out)
-        d = mncocci.Dying(step, 'change_pte', 'change_pte, gone since 6.10')
+        d = mncocci.Dying(step, 'change_pte', 'change_pte, gone since 6.10',
+                          other_files=True)
         self.assertTrue(d.is_field('change_pte'))
         self.assertFalse(d.is_field('invalidate_page'))
         p, pt = at(self.f, 31, 15), at(self.f, 30)
