@@ -1,27 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /// Linux 4.13 (369ea8242c0f, a4d1a8852513, 5f32b265400d) removed
-/// mmu_notifier_invalidate_page(mm, address).  Its callers must bracket
-/// the page-table change with mmu_notifier_invalidate_range_start/end and
-/// call mmu_notifier_invalidate_range() where invalidate_page was called,
-/// for the size of the entry that changed.  This does it as 4.13 did:
-///  - rmap walkers (a struct page and the address are parameters, seed
-///    006): start = address, end = min(vma->vm_end, start + (PAGE_SIZE <<
-///    compound_order(page))), invalidate_range_start before the first
-///    statement that takes the page-table lock or changes an entry (so
-///    after early returns and a THP split), invalidate_range_end after
-///    the last statement with a call and before every return in between;
-///    each call becomes invalidate_range of the entry that changed: a PTE
-///    is PAGE_SIZE, a PMD is its PMD_MASK-aligned PMD_SIZE, and a function
-///    that changes both tracks the last change in cstart/cend;
-///  - follow_pte_pmd() walkers (fs/dax.c, seed 005): follow_pte_pmd()
-///    gets &start, &end (it then calls invalidate_range_start for the PTE
-///    or PMD it locks), the "changed = true" points call
-///    invalidate_range under the page-table lock, and the old call
-///    becomes invalidate_range_end;
-///  - other walkers that compute the address in a loop: a bracket per
-///    iteration, sized by the entries changed.
-/// What cannot be done so is issued together at the old call and the
-/// note says what is missing (placement, clamp, huge-page size).
+/// mmu_notifier_invalidate_page(mm, address).  Bracket the page-table
+/// change with mmu_notifier_invalidate_range_start/end and call
+/// mmu_notifier_invalidate_range() for the entry that changed, as 4.13 did
+/// in mm/rmap.c and fs/dax.c; where that cannot be placed, the three are
+/// issued together at the old call and the note says what is missing.
+/// The walker shapes it knows: semantic-patches/README.md.
 ///
 // Confidence: Moderate
 // Copyright: (C) 2024 mncompat authors

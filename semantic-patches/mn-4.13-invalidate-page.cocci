@@ -1,18 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /// Linux 4.13 (5f32b265400d) removed mmu_notifier_ops.invalidate_page.
-/// A table that also has range callbacks loses the field.  Its callback
-/// goes too (with its forward declarations and the static helpers only it
-/// used) when the range callbacks redo its work after the page-table
-/// change, as 4.13 did to amdgpu, IB umem, IB hfi1 and KVM; else a new
-/// invalidate_range_end runs it for every page of the range after that
-/// change.  A table with only invalidate_page gets invalidate_range_start
-/// and _end that run it for each page of [start, end) (once, if it
-/// ignores the address); with -D atomic, one non-sleeping
-/// invalidate_range.  -D compat (drivers built with
-/// <mncompat/mmu_notifier.h>): that hook where the callback never sleeps,
-/// and a table with range callbacks keeps the callback as its
-/// invalidate_range.  Generated callbacks have the 4.13 prototype; the
-/// later mn-*.cocci files move them forward.
+/// A table with range callbacks loses the field, and the callback with its
+/// declarations and helpers when the range callbacks redo its work after
+/// the page-table change (else a new range_end runs it for every page); a
+/// table with only invalidate_page gets range callbacks that run it for
+/// every page (-D atomic: one invalidate_range).  -D compat: the forms
+/// <mncompat/mmu_notifier.h> needs.  Details: semantic-patches/README.md.
 ///
 // Confidence: Moderate
 // Copyright: (C) 2024 mncompat authors

@@ -1,15 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /// Linux 4.19 (93065ac753e4 "mm, oom: distinguish blockable mode for mmu
-/// notifiers") changed invalidate_range_start(mn, mm, start, end) from
-/// void to int and added a bool blockable argument: when it is false
-/// (the OOM reaper) the callback must not sleep and returns -EAGAIN if it
-/// cannot proceed.  Convert every callback named in a struct
-/// mmu_notifier_ops initializer: int return, "return 0", and a guard
-/// that returns -EAGAIN when !blockable, unless the callback never
-/// sleeps: mnmodule.py follows its calls through every file of the
-/// module.  The guard is always safe (the OOM reaper then leaves this mm
-/// alone); a callback whose calls the analysis cannot follow keeps it and
-/// is reported for review.
+/// notifiers") made invalidate_range_start return int and take bool
+/// blockable: the callbacks of the ops tables get both, "return 0", and
+/// "if (!blockable) return -EAGAIN;" first unless they never sleep
+/// (followed through the whole module, mnmodule.py).
 ///
 // Confidence: High
 // Copyright: (C) 2024 mncompat authors

@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /// Linux 5.0 (5d6527a784f7, ac46d4f3c432) passes invalidate_range_start
-/// and invalidate_range_end a const struct mmu_notifier_range * instead
-/// of (mm, start, end[, blockable]).  Convert every callback named in a
-/// struct mmu_notifier_ops initializer: the parameters become
-/// (mn, range), uses of mm/start/end become range->mm/start/end, and
-/// blockable becomes mmu_notifier_range_blockable(range) (the 5.2+
-/// spelling; 5.0/5.1 had range->blockable).  A parameter the callback
-/// writes to becomes a local copy instead.  Callers of the old
-/// three-argument mmu_notifier_invalidate_range_start/end are reported.
+/// and _end a const struct mmu_notifier_range * instead of (mm, start,
+/// end[, blockable]): the callbacks of the ops tables take (mn, range) and
+/// use range->mm/start/end (a local copy of a parameter they write) and
+/// mmu_notifier_range_blockable(range); old callers are reported.
 ///
 // Confidence: High
 // Copyright: (C) 2024 mncompat authors

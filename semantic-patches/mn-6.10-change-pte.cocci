@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /// Linux 6.10 (997308f9ae72 "mm/mmu_notifier: remove unused
 /// mmu_notifier_change_pte") removed mmu_notifier_ops.change_pte and
-/// set_pte_at_notify(): no kernel path called change_pte in a useful way
-/// any more (KSM and wp-fault COW always bracket it with
-/// invalidate_range_start/end, which already invalidated the page).
-/// Drop the change_pte field from every struct mmu_notifier_ops
-/// initializer, the callback, its forward declarations and the static
-/// helpers only it used; set_pte_at_notify() becomes set_pte_at();
-/// calls of mmu_notifier_change_pte() are removed.
+/// set_pte_at_notify(): drop the field, the callback and the static
+/// helpers only it used; set_pte_at_notify() becomes set_pte_at(), calls
+/// of mmu_notifier_change_pte() go.
 ///
 // Confidence: High
 // Copyright: (C) 2024 mncompat authors

@@ -1,16 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /// Linux 6.6 (1af5a8109904 "mmu_notifiers: rename invalidate_range
 /// notifier") renamed mmu_notifier_ops.invalidate_range to
-/// arch_invalidate_secondary_tlbs (same prototype; it is now called
-/// where the CPU TLB is flushed), removed mmu_notifier_invalidate_range()
-/// and mmu_notifier_invalidate_range_only_end().  Rename the field in
-/// every struct mmu_notifier_ops initializer and the callback as upstream
-/// did (invalidate_range in its name becomes
-/// arch_invalidate_secondary_tlbs), make _only_end() calls
-/// mmu_notifier_invalidate_range_end(), and turn
-/// mmu_notifier_invalidate_range() calls into
-/// mmu_notifier_arch_invalidate_secondary_tlbs() (reported: the TLB flush
-/// may already do it).
+/// arch_invalidate_secondary_tlbs and removed
+/// mmu_notifier_invalidate_range() and _only_end(): the field and the
+/// callback are renamed as upstream did, the calls moved to their
+/// successors (reported: a following TLB flush may already do it).
 ///
 // Confidence: High
 // Copyright: (C) 2024 mncompat authors

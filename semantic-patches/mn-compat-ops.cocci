@@ -1,18 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/// Move a driver already on the newest MMU-notifier API onto
-/// <mncompat/mmu_notifier.h>, so the same source builds and stays
-/// coherent on every kernel generation: each static
-/// struct mmu_notifier_ops table becomes MNCOMPAT_MMU_NOTIFIER_OPS(name,
-/// release, range_start, range_end, secondary_tlbs, flags [, extra...]),
-/// mmu_notifier_range_blockable() becomes mncompat_range_blockable(), and
-/// #include <linux/mmu_notifier.h> becomes #include <mncompat/mmu_notifier.h>.
-/// flags is MNCOMPAT_RANGE_START_MAY_SLEEP when the table has a
-/// secondary-TLB hook (then only that hook runs from invalidate_page on
-/// kernels before 4.13) or when a range callback may sleep or calls what
-/// mnmodule.py cannot follow through the module (reported), else 0 (then
-/// the range callbacks run there, under the page-table lock).
-/// Run it after the series (semantic-patches/convert.sh --compat does);
-/// a table that still has a pre-6.10 field is reported, not converted.
+/// Move a driver on the newest MMU-notifier API onto
+/// <mncompat/mmu_notifier.h>, so that it builds and stays coherent on
+/// every kernel generation: each static struct mmu_notifier_ops table
+/// becomes MNCOMPAT_MMU_NOTIFIER_OPS(...), mmu_notifier_range_blockable()
+/// mncompat_range_blockable(), and the #include follows.  Run it after the
+/// series (convert.sh --compat does).
 ///
 // Confidence: Moderate
 // Copyright: (C) 2024 mncompat authors
