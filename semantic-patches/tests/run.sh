@@ -10,9 +10,11 @@
 #     check the expected report lines;
 #   - every .cocci in the report modes (report, context, org) on all test
 #     inputs (patch mode runs in the cases);
+#   - flatten.sh: a script and what it #includes as one file;
 #   - make coccicheck COCCI=... MODE=report|patch M=tests/ against the
 #     linux-source-6.12 tree from ci/unpack-source.sh, when it is there
-#     (with the copies flatten.sh makes: make runs spatch in the tree);
+#     (a script that #includes as the copy flatten.sh makes: make runs
+#     spatch in the tree);
 #   - convert.sh behaviour (dry run, --apply, CRLF, read-only, errors,
 #     --to, second run).
 # Prints "ok N - name" / "not ok N - name" and a last line "cocci: N passed,
@@ -281,14 +283,18 @@ if [ -n "$tree" ] && [ -f "$tree/scripts/coccicheck" ]; then
 	mkdir "$tmp/flat"
 	for cocci in "$sp"/*.cocci; do
 		name=$(basename "$cocci")
-		# make runs spatch in the kernel tree: the copy flatten.sh makes
-		# finds its #include files and Python helpers from there.
-		if ! "$sp/flatten.sh" "$cocci" >"$tmp/flat/$name" 2>"$tmp/cc.err"; then
-			not_ok "$name: flatten.sh" "$tmp/cc.err"
-			continue
+		# make runs spatch in the kernel tree: a script that #includes
+		# runs as the copy flatten.sh makes, the others as they are.
+		run=$cocci
+		if grep -q '^#include "' "$cocci"; then
+			run=$tmp/flat/$name
+			if ! "$sp/flatten.sh" "$cocci" >"$run" 2>"$tmp/cc.err"; then
+				not_ok "$name: flatten.sh" "$tmp/cc.err"
+				continue
+			fi
 		fi
 		for mode in report patch; do
-			if make -s -C "$tree" coccicheck COCCI="$tmp/flat/$name" \
+			if make -s -C "$tree" coccicheck COCCI="$run" \
 				MODE=$mode M="$tmp/inputs" J=2 \
 				>"$tmp/cc.out" 2>"$tmp/cc.err" &&
 				! grep -q 'coccicheck failed' "$tmp/cc.out" \
