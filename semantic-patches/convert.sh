@@ -402,7 +402,6 @@ script_for() {
 	[ -s "$script" ] || "$sp/flatten.sh" "$sp/$1" >"$script" ||
 		die "flatten.sh failed on $1; nothing changed"
 }
-printf '%s\n' "$steps" >"$tmp/steps"
 # LINUX_VERSION_CODE guards around notifier code at a version compat's
 # probes do not name (mnmodule.py guards), on the files as read.
 (cd "$tmp/work" && tr '\n' '\0' <"$tmp/rels" |
@@ -412,6 +411,7 @@ if [ -s "$tmp/guarded" ]; then
 		xargs -0 python3 "$sp/mnmodule.py" guards --base "$tmp/work" \
 		>>"$tmp/notes" || die "mnmodule.py guards failed; nothing changed"
 fi
+printf '%s\n' "$steps" >"$tmp/steps"
 while read -r gen cocci tokens past whole; do
 	[ -n "$gen" ] || continue
 	(cd "$tmp/work" && grep -rlE "$tokens" . 2>/dev/null) \
