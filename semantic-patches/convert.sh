@@ -304,7 +304,7 @@ run_step() {
 	(cd "$tmp/step" && exec setsid spatch --quiet --no-show-diff \
 		--parse-error-msg --verbose-parsing --timeout "$timeout" \
 		$(sed -n 's|^// Options:||p' "$sp/$1" | head -n 1) \
-		-D patch $2 --sp-file "$sp/$1" --in-place \
+		-D patch $2 --sp-file "$script" --in-place \
 		--jobs "$jobs" --dir .) >"$tmp/spatch.out" 2>"$tmp/spatch.err" &
 	workers=$!
 	wait "$workers"
@@ -313,6 +313,7 @@ run_step() {
 # add its notes, the files it gave up on and the parse errors that hide
 # something the step looks for, by real file name, to $tmp/stepnotes.
 spatch_step() {
+	script_for "$1"
 	if ! run_step "$1" "$2"; then
 		grep -v 'type defaults to' "$tmp/spatch.err" >&2
 		die "spatch failed on $1; nothing changed"
@@ -387,8 +388,20 @@ spatch_step() {
 # directory (or of the whole tree when it is one driver), the scratch
 # copies as they are at that step, the other files from the tree.
 MNCOMPAT_MODULE_BASE=$(cd "$base" && pwd)
-export MNCOMPAT_SP_DIR="$sp" MNCOMPAT_STEP_MAP="$tmp/map" \
-	MNCOMPAT_MODULE_BASE MNCOMPAT_MODULE_WORK="$tmp/work"
+export MNCOMPAT_STEP_MAP="$tmp/map" MNCOMPAT_MODULE_BASE \
+	MNCOMPAT_MODULE_WORK="$tmp/work"
+# spatch runs in a scratch directory, where spatch before 1.3.1 would
+# not find the files a script #includes: such a script runs as the one
+# file flatten.sh makes of it (made when the step first runs).
+mkdir "$tmp/cocci"
+# script_for COCCI: $script, the file spatch runs for COCCI.
+script_for() {
+	script=$sp/$1
+	grep -q '^#include "' "$script" || return 0
+	script=$tmp/cocci/$1
+	[ -s "$script" ] || "$sp/flatten.sh" "$sp/$1" >"$script" ||
+		die "flatten.sh failed on $1; nothing changed"
+}
 # LINUX_VERSION_CODE guards around notifier code at a version compat's
 # probes do not name (mnmodule.py guards), on the files as read.
 (cd "$tmp/work" && tr '\n' '\0' <"$tmp/rels" |
@@ -559,6 +572,16 @@ check_left='
 	>>"$tmp/notes"
 cat "$tmp/review.extra" >>"$tmp/notes"
 
+# changed_files: the files the conversion changed so far, one a line
+# ("Files orig/REL and work/REL differ": REL is there twice, same length).
+changed_files() {
+	(cd "$tmp" && diff -rq orig work) | awk '
+		/^Files orig\/.* and work\/.* differ$/ {
+			n = (length($0) - length("Files orig/ and work/ differ")) / 2
+			print substr($0, length("Files orig/") + 1, n)
+		}' || true
+}
+
 # An #if ... #endif around the removed code only (the 4.13-era ports
 # guarded .invalidate_page and its callback so): nothing left between
 # them, they go too. Only where the conversion emptied them.
@@ -581,11 +604,7 @@ empty_ifs='
 			last = line[i]
 		}
 	}'
-(cd "$tmp" && diff -rq orig work) | awk '
-	/^Files orig\/.* and work\/.* differ$/ {
-		n = (length($0) - length("Files orig/ and work/ differ")) / 2
-		print substr($0, length("Files orig/") + 1, n)
-	}' >"$tmp/touched.ifs" || true
+changed_files >"$tmp/touched.ifs"
 while IFS= read -r rel; do
 	tr -d '\r' <"$tmp/orig/$rel" | awk "$empty_ifs" - "$tmp/work/$rel" \
 		>"$tmp/ifs.tmp"
@@ -629,11 +648,7 @@ braces='
 		if (d < 0) { d = 0; if (!bad) bad = FNR }
 	}
 	END { if (!bad && d) bad = "end"; print bad + 0 == 0 && bad != "end" ? "ok" : bad }'
-(cd "$tmp" && diff -rq orig work) | awk '
-	/^Files orig\/.* and work\/.* differ$/ {
-		n = (length($0) - length("Files orig/ and work/ differ")) / 2
-		print substr($0, length("Files orig/") + 1, n)
-	}' >"$tmp/touched.braces" || true
+changed_files >"$tmp/touched.braces"
 while IFS= read -r rel; do
 	tr -d '\r' <"$tmp/orig/$rel" >"$tmp/lf"
 	! cmp -s "$tmp/lf" "$tmp/work/$rel" || continue
@@ -662,12 +677,7 @@ while IFS= read -r rel; do
 	cat "$tmp/crlf.tmp" >"$tmp/work/$rel"
 done <"$tmp/crlf"
 
-# "Files ORIG/REL and WORK/REL differ": REL is there twice, same length.
-(cd "$tmp" && diff -rq orig work) | awk '
-	/^Files orig\/.* and work\/.* differ$/ {
-		n = (length($0) - length("Files orig/ and work/ differ")) / 2
-		print substr($0, length("Files orig/") + 1, n)
-	}' | LC_ALL=C sort >"$tmp/changed" || true
+changed_files | LC_ALL=C sort >"$tmp/changed"
 : >"$tmp/diff"
 # A name with a blank, a tab, a quote or a backslash goes in C-style
 # quotes, as git writes it: patch -p1 and git apply read it.

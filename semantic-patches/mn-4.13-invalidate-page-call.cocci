@@ -1,27 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /// Linux 4.13 (369ea8242c0f, a4d1a8852513, 5f32b265400d) removed
-/// mmu_notifier_invalidate_page(mm, address).  Its callers must bracket
-/// the page-table change with mmu_notifier_invalidate_range_start/end and
-/// call mmu_notifier_invalidate_range() where invalidate_page was called,
-/// for the size of the entry that changed.  This does it as 4.13 did:
-///  - rmap walkers (a struct page and the address are parameters, seed
-///    006): start = address, end = min(vma->vm_end, start + (PAGE_SIZE <<
-///    compound_order(page))), invalidate_range_start before the first
-///    statement that takes the page-table lock or changes an entry (so
-///    after early returns and a THP split), invalidate_range_end after
-///    the last statement with a call and before every return in between;
-///    each call becomes invalidate_range of the entry that changed: a PTE
-///    is PAGE_SIZE, a PMD is its PMD_MASK-aligned PMD_SIZE, and a function
-///    that changes both tracks the last change in cstart/cend;
-///  - follow_pte_pmd() walkers (fs/dax.c, seed 005): follow_pte_pmd()
-///    gets &start, &end (it then calls invalidate_range_start for the PTE
-///    or PMD it locks), the "changed = true" points call
-///    invalidate_range under the page-table lock, and the old call
-///    becomes invalidate_range_end;
-///  - other walkers that compute the address in a loop: a bracket per
-///    iteration, sized by the entries changed.
-/// What cannot be done so is issued together at the old call and the
-/// note says what is missing (placement, clamp, huge-page size).
+/// mmu_notifier_invalidate_page(mm, address).  Bracket the page-table
+/// change with mmu_notifier_invalidate_range_start/end and call
+/// mmu_notifier_invalidate_range() for the entry that changed, as 4.13 did
+/// in mm/rmap.c and fs/dax.c; where that cannot be placed, the three are
+/// issued together at the old call and the note says what is missing.
+/// The walker shapes it knows: semantic-patches/README.md.
 ///
 // Confidence: Moderate
 // Copyright: (C) 2024 mncompat authors
@@ -33,16 +17,16 @@
 // Options: --no-includes --include-headers
 // Keywords: mmu_notifier, invalidate_page, invalidate_range
 
-virtual patch
-virtual context
-virtual org
-virtual report
+virtual patch, context, org, report
 
 @initialize:python@
 @@
-import re
-import sys
-mode = ['report']
+import os, re, sys
+sys.path.insert(0, os.path.dirname(os.path.realpath(cocci.cocci_file)))
+from mncocci import NONE, Step, line_col, lines_of, wrap
+
+step = Step('4.13')
+note = step.note
 
 # Kernel helpers that take a page-table lock, or change a PTE or a PMD.
 LOCKS = ('page_vma_mapped_walk', 'page_check_address', 'pte_offset_map_lock',
@@ -62,32 +46,12 @@ SETTERS = ('set_pte_at', 'set_pmd_at', 'set_huge_pte_at')
 cur = {'calls': [], 'stmts': [], 'ops': [], 'params': {}, 'fline': {},
        'file': None}
 plan = {'stmt': {}, 'decl': {}, 'follow': {}, 'dropdecl': {}}
-texts = {}
-
-def note(p, msg):
-    msg = "[4.13] " + msg
-    if mode[0] == 'patch':
-        sys.stderr.write("%s:%s: %s\n" % (p[0].file, p[0].line, msg))
-    elif mode[0] == 'org':
-        coccilib.org.print_todo(p[0], msg)
-    else:
-        coccilib.report.print_report(p[0], msg)
-
-def lines_of(f):
-    if f not in texts:
-        try:
-            with open(f, errors='replace') as fh:
-                texts[f] = fh.read().split('\n')
-        except OSError:
-            texts[f] = []
-    return texts[f]
-
 class St:
     """A statement: its extent (1-based lines, 0-based columns, end
     column exclusive) and its text."""
     def __init__(self, f, sl, sc, el, ec):
         self.sl, self.sc, self.el, self.ec = sl, sc, el, ec
-        ls = lines_of(f)
+        ls = lines_of(f) or []
         if sl == el:
             self.text = ls[sl - 1][sc:ec]
         else:
@@ -160,20 +124,6 @@ def assigned(name, text):
                      r'\s*([-+*/|&^]?=(?!=)|\+\+|--)', text) is not None \
         or re.search(r'(\+\+|--)\s*' + re.escape(name) + r'\b', text) \
         is not None
-
-def wrap(indent, head, args, tail=';'):
-    """head(args...)tail in kernel style: lines up to 80 columns,
-    continuation lines under the first argument."""
-    col0 = len(indent.expandtabs(8)) + len(head) + 1
-    out, col = head + '(', col0
-    for i, a in enumerate(args):
-        piece = a + (', ' if i < len(args) - 1 else ')' + tail)
-        if i and col + len(piece.rstrip()) > 80:
-            out = out.rstrip() + '\n' + '\t' * int(col0 / 8) + ' ' * (col0 % 8)
-            col = col0
-        out += piece
-        col += len(piece)
-    return out.rstrip()
 
 def stmt_lines(indent, stmts):
     """Several statements as one text: the first line is indented by
@@ -260,7 +210,7 @@ def child_in(level, s):
 
 def plan_function(f, F, fc, fs, fo):
     # the whole function, parameters and declarations included
-    ls = lines_of(f)
+    ls = lines_of(f) or []
     fl = cur['fline'].get(F, fs[0].sl if fs else 1)
     el = max([s.el for s in fs] + [fl])
     ftext = '\n'.join(ls[fl - 1:el + 1])
@@ -593,7 +543,7 @@ def plan_follow(f, F, c, fs, fo, fpp, ftext):
     return True
 
 def has_edit(p):
-    return (int(p[0].line), int(p[0].column)) in plan['stmt']
+    return line_col(p) in plan['stmt']
 
 def has_decl(F):
     return F in plan['decl']
@@ -620,7 +570,7 @@ def in_call_fn(name):
     return any(c['F'] == name for c in cur['calls'])
 
 def edit_of(p, k):
-    e = plan['stmt'].get((int(p[0].line), int(p[0].column)))
+    e = plan['stmt'].get(line_col(p))
     if e is None:
         return False
     if k == 'ba':
@@ -661,7 +611,7 @@ def is_d(p):
     return edit_of(p, 'd')
 
 def texts_for(p):
-    e = plan['stmt'][(int(p[0].line), int(p[0].column))]
+    e = plan['stmt'][line_col(p)]
     ind = e['indent']
     def one(stmts):
         return stmt_lines(ind, stmts)[:-1] if stmts else ''
@@ -669,14 +619,6 @@ def texts_for(p):
     if e['repl'] is not None:
         r = one(e['before'] + [e['repl']] + e['after'])
     return one(e['before']), one(e['after']), r
-
-@script:python depends on patch@
-@@
-mode[0] = 'patch'
-
-@script:python depends on org@
-@@
-mode[0] = 'org'
 
 @calls@
 expression M, A;
@@ -798,9 +740,9 @@ ta;
 tr;
 @@
 b, a, r = texts_for(p)
-coccinelle.tb = cocci.make_ident(b or 'mncompat_unused')
-coccinelle.ta = cocci.make_ident(a or 'mncompat_unused')
-coccinelle.tr = cocci.make_ident(r or 'mncompat_unused')
+coccinelle.tb = cocci.make_ident(b or NONE)
+coccinelle.ta = cocci.make_ident(a or NONE)
+coccinelle.tr = cocci.make_ident(r or NONE)
 
 @edit depends on patch@
 statement S;

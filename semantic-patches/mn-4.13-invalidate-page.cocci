@@ -1,20 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /// Linux 4.13 (5f32b265400d) removed mmu_notifier_ops.invalidate_page.
-/// A notifier that also has invalidate_range_start (or invalidate_range)
-/// is already told about every change: drop the invalidate_page field,
-/// the callback, its forward declarations and the static helpers only it
-/// used (what 4.13 did to amdgpu, IB umem, IB hfi1 and KVM).  A notifier
-/// with only invalidate_page gets invalidate_range_start/end callbacks
-/// that run the old callback for each page of [start, end) (once, if the
-/// callback ignores the address); with -D atomic it gets the
-/// non-sleeping invalidate_range callback instead.  The old callback is
-/// kept as the helper they call.  Generated callbacks use the 4.13
-/// prototype; the later mn-*.cocci files move them forward.
-/// -D compat (for drivers built with <mncompat/mmu_notifier.h>, whose
-/// pre-4.13 trampoline can only call a non-sleeping hook from
-/// invalidate_page): as -D atomic, and a notifier with invalidate_page
-/// and invalidate_range_start but no invalidate_range keeps the old
-/// callback as its invalidate_range instead of dropping it.
+/// A table with range callbacks loses the field, and the callback with its
+/// declarations and helpers when the range callbacks redo its work after
+/// the page-table change (else a new range_end runs it for every page); a
+/// table with only invalidate_page gets range callbacks that run it for
+/// every page (-D atomic: one invalidate_range).  -D compat: the forms
+/// <mncompat/mmu_notifier.h> needs.  Details: semantic-patches/README.md.
 ///
 // Confidence: Moderate
 // Copyright: (C) 2024 mncompat authors
@@ -22,177 +13,64 @@
 //  cleancache_ops/frontswap_ops have an invalidate_page field with
 //  another meaning.  Run-time assignments to ->invalidate_page, callbacks
 //  spatch cannot parse (e.g. split by #if) and helpers defined in other
-//  files are reported for review.  In patch mode the review notes go to
-//  stderr as "FILE:LINE: [4.13] ..." lines.
+//  files are reported for review.  In patch mode the notes go to stderr
+//  as "FILE:LINE: [4.13] ..." lines.  What the callbacks reach is judged
+//  over the whole module (mnmodule.py).  The removal is
+//  include/drop-callback.cocci, shared with the 6.10 script: spatch before
+//  1.3.1 looks it up from the current directory (run it from
+//  semantic-patches/, or give spatch the copy flatten.sh makes).
 // Options: --no-includes --include-headers
 // Keywords: mmu_notifier, invalidate_page, invalidate_range
 
-virtual patch
-virtual context
-virtual org
-virtual report
+#include "include/drop-callback.cocci"
+
+virtual patch, context, org, report
 virtual atomic
 virtual compat
 
 @initialize:python@
 @@
-import os
-import re
-import sys
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.realpath(cocci.cocci_file)))
+from mncocci import NONE, Dying, Step, cpp_branches, cpp_ctx, key, module, \
+    sleep_of
 
-
-def _sp_dir():
-    """The directory of this script, where mnmodule.py is."""
-    d = os.environ.get('MNCOMPAT_SP_DIR')
-    if d:
-        return d
-    try:
-        with open('/proc/self/cmdline', 'rb') as fh:
-            argv = fh.read().decode(errors='replace').split('\0')
-        for i, a in enumerate(argv):
-            if a == '--sp-file' and i + 1 < len(argv):
-                return os.path.dirname(os.path.abspath(argv[i + 1]))
-            if a.startswith('--sp-file='):
-                return os.path.dirname(os.path.abspath(a.split('=', 1)[1]))
-            if a.endswith('.cocci'):
-                return os.path.dirname(os.path.abspath(a))
-    except OSError:
-        pass
-    return '.'
-
-
-sys.path.insert(0, _sp_dir())
-
-mode = ['report']
-flags = {'atomic': False, 'compat': False}
-made = {}
-declared = set()
-generated = set()
-# A name no code has: an identifier output that makes a rule match nothing.
-NONE = '__mncompat_none'
-
-def note(p, msg):
-    msg = "[4.13] " + msg
-    if mode[0] == 'patch':
-        sys.stderr.write("%s:%s: %s\n" % (p[0].file, p[0].line, msg))
-    elif mode[0] == 'org':
-        coccilib.org.print_todo(p[0], msg)
-    else:
-        coccilib.report.print_report(p[0], msg)
-
-def key(p):
-    return (p[0].file, p[0].line, p[0].column)
-
-def split_by_cpp(pos):
-    """True when a #if/#else/#endif sits between the line of pos (a
-    function name) and the closing brace of that function in column 0:
-    spatch then saw only one branch and must not delete the function."""
-    try:
-        with open(pos[0].file, errors='replace') as f:
-            lines = f.read().split('\n')
-    except OSError:
-        return True
-    cpp = re.compile(r'^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b')
-    for line in lines[int(pos[0].line) - 1:]:
-        if cpp.match(line):
-            return True
-        if line.startswith('}'):
-            return False
-    return True
+step = Step('4.13')
+note = step.note
+# (Not named atomic and compat: spatch binds the names of the virtual
+# rules in Python.)
+hook_only = 'atomic' in step.defined
+with_compat = 'compat' in step.defined
 
 def new_name(fn, what):
     if 'invalidate_page' in fn:
         return fn.replace('invalidate_page', 'invalidate_' + what)
     return fn + '_' + what
 
-# The module (every .c/.h of the driver, mnmodule.py): may a callback
-# sleep, what it calls, how its table's range callbacks cover it.
-def M(p):
-    """The module of the file of p (mnmodule.py, imported when first
-    needed: most files never ask)."""
-    import mnmodule
-    return mnmodule.facts_for(p[0].file)
-
-def sleep_of(p, fn):
-    return M(p).sleep(fn, p[0].file)
-
 def may_sleep(p, fn):
     """Sleeps, or cannot tell (then it is treated as sleeping)."""
     return sleep_of(p, fn)[0] != 'atomic'
 
 def how_it_sleeps(p, fn):
-    v, chain, why, unknown = sleep_of(p, fn)
-    if v == 'sleeps':
-        return '%s; %s' % (' -> '.join(chain), why)
+    v, words = sleep_of(p, fn)
     if v == 'unknown':
-        return "cannot tell: it calls %s, neither this module's nor a known non-sleeping kernel helper" % ', '.join(unknown)
-    return '%s never sleeps' % fn
+        return 'cannot tell: it calls ' + words
+    return words or '%s never sleeps' % fn
 
 def never_sleeps_text(p, fn):
     return '%s never sleeps: every call it makes was followed through the module' % fn
 
-fields = {}
-facts = {'file': None, 'defs': {}}
-
-def fact_file(f):
-    if facts['file'] != f:
-        facts.update({'file': f, 'defs': {}})
-        fields.clear()
-
-CPP = re.compile(r'^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)')
-
-def cpp_ctx(f, line):
-    """The #if branches around a line: a tuple of (line of the #if,
-    branch number)."""
-    stack = []
-    try:
-        with open(f, errors='replace') as fh:
-            lines = fh.read().split('\n')
-    except OSError:
-        return None
-    for i, l in enumerate(lines[:line - 1]):
-        m = CPP.match(l)
-        if not m:
-            continue
-        d = m.group(1)
-        if d in ('if', 'ifdef', 'ifndef'):
-            stack.append([i + 1, 0])
-        elif d in ('elif', 'else') and stack:
-            stack[-1][1] += 1
-        elif d == 'endif' and stack:
-            stack.pop()
-    return tuple(tuple(x) for x in stack)
-
-def cpp_branches(f, ifline):
-    """Number of branches of the #if at ifline and whether one of them
-    is an #else (the branches then cover every configuration)."""
-    try:
-        with open(f, errors='replace') as fh:
-            lines = fh.read().split('\n')
-    except OSError:
-        return 0, False
-    depth, n, has_else = 0, 1, False
-    for l in lines[ifline:]:
-        m = CPP.match(l)
-        if not m:
-            continue
-        d = m.group(1)
-        if d in ('if', 'ifdef', 'ifndef'):
-            depth += 1
-        elif d == 'endif':
-            if depth == 0:
-                return n, has_else
-            depth -= 1
-        elif depth == 0:
-            n += 1
-            has_else = has_else or d == 'else'
-    return n, has_else
+# ---------------------------------------------------------------------
+# The tables with invalidate_page (their facts: dying.tables, keyed by
+# the position of the field, and dying.defs; include/drop-callback.cocci
+# gathers them) and what becomes of them.
+# ---------------------------------------------------------------------
 
 def cpp_problem(p):
     """Why callbacks generated next to the table of field p would not
     exist in exactly the configurations where its invalidate_page
     callback does, or None."""
-    fd = fields.get(key(p))
+    fd = dying.tables.get(key(p))
     if fd is None:
         return None
     f = p[0].file
@@ -200,7 +78,7 @@ def cpp_problem(p):
     fctx = cpp_ctx(f, int(p[0].line))
     if tctx is None or fctx != tctx:
         return ".invalidate_page (line %s) is under an #if the table (line %d) is not" % (p[0].line, fd['table'])
-    defs = facts['defs'].get(fd['fn'], [])
+    defs = dying.defs.get(fd['fn'], [])
     if not defs:
         return None
     ctxs = set(cpp_ctx(f, d) for d in defs)
@@ -215,26 +93,22 @@ def cpp_problem(p):
                 return None
     return "%s is defined under #if (line %d) where the table (line %d) is not" % (fd['fn'], min(defs), fd['table'])
 
-def calls_of(p, fn):
-    out = set()
-    for d in M(p).defs(fn, p[0].file):
-        out |= set(d['calls'])
-    return out
-
 def forwards_to(p):
     """The table's range callbacks that its invalidate_page callback
     calls."""
-    fd = fields.get(key(p))
+    fd = dying.tables.get(key(p))
     if fd is None:
         return []
-    called = calls_of(p, fd['fn'])
+    called = set()
+    for d in module(p).defs(fd['fn'], p[0].file):
+        called |= set(d['calls'])
     return sorted(e for e in fd['cbs'] if e in called)
 
 def keep_problem(p):
     """Why the invalidate_page callback of field p (-D compat, a table
     with range callbacks but no invalidate_range) cannot be kept as the
     non-sleeping secondary-TLB hook, or None."""
-    fd = fields.get(key(p))
+    fd = dying.tables.get(key(p))
     if fd is None:
         return "its table was not analysed"
     if fd['tlb']:
@@ -247,26 +121,38 @@ def keep_problem(p):
         return "it may sleep (%s) and the hook runs under the page-table lock" % how_it_sleeps(p, fd['fn'])
     if v == 'unknown':
         return "the hook runs under the page-table lock and the tool %s" % how_it_sleeps(p, fd['fn'])
-    cp = cpp_problem(p)
-    if cp:
-        return cp
-    return None
+    return cpp_problem(p)
 
 def keepable(p):
-    return key(p) in fields and keep_problem(p) is None
+    return key(p) in dying.tables and keep_problem(p) is None
+
+def kind(p):
+    """What becomes of the table of the invalidate_page field at p: gone
+    (it has range callbacks: the field goes), keep (-D compat: the
+    callback stays as its secondary-TLB hook), only (it has no range
+    callbacks: generated ones replace the field) or cppbad (they would
+    not exist in the same configurations: reported, not converted)."""
+    fd = dying.tables.get(key(p))
+    if fd is None:
+        return None
+    if fd['cbs']:
+        return 'keep' if with_compat and keepable(p) else 'gone'
+    return 'cppbad' if cpp_problem(p) is not None else 'only'
+
+def is_only(p):
+    return kind(p) == 'only'
 
 def cpp_bad(p):
-    fd = fields.get(key(p))
-    return fd is not None and not fd['cbs'] and cpp_problem(p) is not None
+    return kind(p) == 'cppbad'
 
 def coverage(p):
     """What the module analysis says of the table of field p: None when
     the table has a secondary-TLB hook (it runs after the change) or was
     not found, else a dict with verdict covered, move or undecided."""
-    fd = fields.get(key(p))
+    fd = dying.tables.get(key(p))
     if fd is None or fd['tlb']:
         return None
-    t = M(p).table(fd['ops'], p[0].file)
+    t = module(p).table(fd['ops'], p[0].file)
     if t is None or 'coverage' not in t:
         return None
     return t['coverage']
@@ -276,12 +162,121 @@ def needs_move(p):
     return c is not None and c['verdict'] in ('move', 'undecided') and \
         cpp_problem(p) is None
 
+class InvalidatePage(Dying):
+    """A table with range callbacks loses invalidate_page (with -D compat
+    not where the callback can stay as its secondary-TLB hook); the
+    callback stays where range_end takes over its work."""
+
+    def drops(self, p):
+        return kind(p) == 'gone'
+
+    def needed(self, p):
+        return needs_move(p)
+
+    def why_removed(self, p):
+        c = coverage(p)
+        return 'invalidate_page, covered by the range callbacks%s' % (
+            (': ' + c['why']) if c else '')
+
+    def used_here(self, p, fn):
+        if not needs_move(p):
+            c = coverage(p)
+            note(p, "%s is used elsewhere in this file: field dropped, function kept%s" % (fn, (' (covered by the range callbacks: ' + c['why'] + ')') if c else ''))
+
+    def new_file(self):
+        Dying.new_file(self)
+        for v in plan.values():
+            v.clear()
+
+dying = InvalidatePage(step, 'invalidate_page',
+                       assign='convert by hand, or use a static struct mmu_notifier_ops',
+                       other_files=True)
+
+# ---------------------------------------------------------------------
+# What is generated, per file: the fields that change (repl: (table,
+# field) -> (new field, new callback); end: table -> the range_end added
+# after its range_start), the callbacks to generate (fns: name -> what
+# it does; before: table -> the names generated before it, in order) and
+# forward declarations ((table, name)).  The rules after "The edits"
+# below do it.
+# ---------------------------------------------------------------------
+
+plan = {'repl': {}, 'end': {}, 'fns': {}, 'before': {}, 'fwd': set()}
+made = {}
+declared = set()
+generated = set()
+
+def gen_callback(name, ops, fn, once, resched, pre=None, says='replaces'):
+    """Generate name before table ops (after those planned before): it
+    runs fn for every page of [start, end) (once: for start only), with
+    cond_resched() per page, after pre(mn, mm, start, end); says: its
+    comment."""
+    if name not in plan['fns']:
+        plan['fns'][name] = {'fn': fn, 'once': once, 'resched': resched,
+                             'pre': pre, 'says': says}
+        plan['before'].setdefault(ops, []).append(name)
+
+def replaces(ops, f):
+    return (ops, f) in plan['repl']
+
+def replaced_by(ops, f, i):
+    """The new field (i = 0) or callback (i = 1) of field f of ops."""
+    return plan['repl'][(ops, f)][i]
+
+def gets_end(ops):
+    return ops in plan['end']
+
+def end_of(ops):
+    """The range_end added after the range_start of table ops."""
+    return plan['end'][ops]
+
+def last_before(ops, name):
+    """Is name the last callback generated before table ops?"""
+    return plan['before'].get(ops, [None])[-1] == name
+
+def follows(name):
+    """The callback generated right before name, or None."""
+    for names in plan['before'].values():
+        if name in names[1:]:
+            return names[names.index(name) - 1]
+    return None
+
+def forward_here(ops, name):
+    return (ops, name) in plan['fwd']
+
+def planned(name):
+    return name in plan['fns']
+
+def loops(name):
+    return planned(name) and not plan['fns'][name]['once']
+
+def once(name):
+    return planned(name) and plan['fns'][name]['once']
+
+def says_replaces(name):
+    return planned(name) and plan['fns'][name]['says'] == 'replaces'
+
+def says_moved(name):
+    return planned(name) and plan['fns'][name]['says'] == 'moved'
+
+def callee(name):
+    return plan['fns'][name]['fn']
+
+def pre_call(name):
+    return plan['fns'][name]['pre'] or NONE
+
+def resched_call(name):
+    return 'cond_resched' if plan['fns'][name]['resched'] else NONE
+
+def is_none(name):
+    return name == NONE
+
 def move_note(p, fn, w):
     c = coverage(p)
-    fd = fields[key(p)]
+    fd = dying.tables[key(p)]
     left = '; '.join(c.get('items', [])[:4])
     hook = ''
-    if flags['compat'] and keepable(p):
+    if with_compat and keepable(p):
         hook = '; with compat it is also the secondary-TLB hook, which 6.6+ leaves out of a table with range callbacks: there this range_end is what runs it'
     if c['verdict'] == 'move':
         note(p, "converted: %s -> %s (invalidate_range_end: runs %s for every page of [start, end) after the page-table change; the range callbacks alone would not: %s%s%s)" % (
@@ -291,17 +286,33 @@ def move_note(p, fn, w):
         note(p, "review: %s: cannot tell whether %s's range callbacks drop what it dropped after the page-table change: %s. Its work now runs again from %s; if the range callbacks do cover it (range_start keeps the device from faulting the pages back in until range_end), that loop can go" % (
             fn, fd['ops'], c['why'], w))
 
+def plan_move(p):
+    """(a') A table whose range callbacks do not redo, after the
+    page-table change, what invalidate_page did (or the analysis cannot
+    tell): a new range_end runs the old one, if any, then fn for every
+    page of the range (with cond_resched() when fn may sleep anyway)."""
+    fd = dying.tables[key(p)]
+    ops, fn = fd['ops'], fd['fn']
+    if not needs_move(p) or (fd['end'] is None and fd['startfn'] is None):
+        return
+    w = wrapper_name(p, fn)
+    generated.add(w)
+    gen_callback(w, ops, fn, False, may_sleep(p, fn), fd['end'], 'moved')
+    if fd['end'] is not None:
+        plan['repl'][(ops, 'invalidate_range_end')] = ('invalidate_range_end', w)
+    else:
+        plan['end'][ops] = w
+    move_note(p, fn, w)
+
 def only_note(p, fn, kind, n1, n2, once):
     """The notes of an invalidate_page-only table converted to the
     sleepable range callbacks (kind sleep: n1/n2) or to the non-sleeping
     hook (kind hook: n1)."""
-    if n1 == NONE:
-        return
-    v = sleep_of(p, fn)[0]
+    v, words = sleep_of(p, fn)
     how = "%s ignores its address, so each runs it once" % fn if once else \
         "both run it for every page of the range: start before the page-table change, end after it"
     if kind == 'sleep':
-        if not flags['compat']:
+        if not with_compat:
             note(p, "converted: %s -> %s/%s (invalidate_range_start/end, may sleep; %s)" % (fn, n1, n2, how))
             return
         note(p, "converted: %s -> %s/%s (invalidate_range_start/end, may sleep; %s), not the non-sleeping hook: %s %s (%s)" % (
@@ -314,12 +325,78 @@ def only_note(p, fn, kind, n1, n2, once):
     extra = '; it ignores its address, so it runs once' if once else ''
     if v == 'atomic':
         note(p, "converted: %s -> %s (invalidate_range, atomic: %s%s)" % (fn, n1, never_sleeps_text(p, fn), extra))
-    elif v == 'sleeps':
-        note(p, "converted: %s -> %s (invalidate_range, atomic%s)" % (fn, n1, extra))
+        return
+    note(p, "converted: %s -> %s (invalidate_range, atomic%s)" % (fn, n1, extra))
+    if v == 'sleeps':
         note(p, "review: %s may sleep (%s): invalidate_range (-D atomic) must not sleep" % (fn, how_it_sleeps(p, fn)))
     else:
-        note(p, "converted: %s -> %s (invalidate_range, atomic%s)" % (fn, n1, extra))
-        note(p, "review: cannot tell whether %s sleeps: it calls %s, neither this module's nor a known non-sleeping kernel helper: invalidate_range (-D atomic) must not sleep, check that they never do" % (fn, ', '.join(sleep_of(p, fn)[3])))
+        note(p, "review: cannot tell whether %s sleeps: it calls %s: invalidate_range (-D atomic) must not sleep, check that they never do" % (fn, words))
+
+def plan_only(p):
+    """(b) A table with only invalidate_page: range callbacks that run fn
+    for each page of [start, end), or once when it ignores the address.
+    Default: invalidate_range_start/end (may sleep, so the page loop has
+    a cond_resched(): a range can be large); both run it, start while the
+    pages are still there, end to drop what the secondary MMU may have
+    re-established in between.  -D atomic: the non-sleeping
+    invalidate_range, called under the page-table lock right after the
+    CPU page table changed, as invalidate_page was since 4.11.  -D compat:
+    invalidate_range when fn never sleeps (the module analysis followed
+    every call), else the range callbacks."""
+    ops, fn = dying.tables[key(p)]['ops'], dying.tables[key(p)]['fn']
+    loop = uses_address(p, fn)
+    if hook_only or (with_compat and not may_sleep(p, fn)):
+        nr = new_name(fn, 'range')
+        made.setdefault((p[0].file, nr), int(p[0].line))
+        generated.add(nr)
+        plan['repl'][(ops, 'invalidate_page')] = ('invalidate_range', nr)
+        gen_callback(nr, ops, fn, not loop, False)
+        only_note(p, fn, 'hook', nr, None, not loop)
+        return
+    ns, ne = new_name(fn, 'range_start'), new_name(fn, 'range_end')
+    generated.update([ns, ne])
+    plan['repl'][(ops, 'invalidate_page')] = ('invalidate_range_start', ns)
+    plan['end'][ops] = ne
+    gen_callback(ns, ops, fn, not loop, True)
+    gen_callback(ne, ops, fn, not loop, True)
+    only_note(p, fn, 'sleep', ns, ne, not loop)
+
+def plan_keep(p):
+    """(c) -D compat, invalidate_page next to range callbacks: the old
+    callback becomes the invalidate_range hook (through a per-page
+    wrapper, shared with an invalidate_page-only table that uses the same
+    callback), so compat's trampoline has something non-sleeping to call
+    from invalidate_page on kernels before 4.13.  The wrapper goes before
+    the first table that uses it, a forward declaration before an earlier
+    one."""
+    ops, fn = dying.tables[key(p)]['ops'], dying.tables[key(p)]['fn']
+    nr = new_name(fn, 'range')
+    k = (p[0].file, nr)
+    generated.add(nr)
+    plan['repl'][(ops, 'invalidate_page')] = ('invalidate_range', nr)
+    if k not in made:
+        made[k] = int(p[0].line)
+        gen_callback(nr, ops, fn, False, False)
+    elif made[k] > int(p[0].line) and k not in declared:
+        declared.add(k)
+        plan['fwd'].add((ops, nr))
+    note(p, "converted: %s -> %s (invalidate_range, atomic: %s), kept next to the range callbacks: compat calls it from invalidate_page before 4.13" % (fn, nr, never_sleeps_text(p, fn)))
+
+def plan_file():
+    """The plan of the file: (a') every table whose range_end takes over
+    the old callback's work, (b) the invalidate_page-only ones, (c) the
+    kept ones, each in the order of the file."""
+    ps = [fd['p'] for _, fd in sorted(dying.tables.items(),
+                                       key=lambda kv: (int(kv[0][1]), int(kv[0][2])))]
+    for p in [p for p in ps if kind(p) == 'gone'] + \
+            [p for p in ps if kind(p) == 'keep']:
+        plan_move(p)
+    for p in ps:
+        if kind(p) == 'only':
+            plan_only(p)
+    for p in ps:
+        if kind(p) == 'keep':
+            plan_keep(p)
 
 def wrapper_name(p, fn):
     """A name for the range_end that runs fn for every page: no function
@@ -329,9 +406,9 @@ def wrapper_name(p, fn):
                    not set(t['fields']) & {'invalidate_range_start',
                                            'invalidate_range_end',
                                            'invalidate_range'}
-                   for t in M(p).tables())
+                   for t in module(p).tables())
     names = [fn + '_range_end'] if only_too else [new_name(fn, 'range_end'), fn + '_range_end']
-    taken = M(p).names() | generated
+    taken = module(p).names() | generated
     for n in names:
         if n not in taken:
             return n
@@ -343,7 +420,7 @@ def wrapper_name(p, fn):
 def uses_address(p, fn):
     """Does the invalidate_page callback fn use its address parameter?
     Unknown (not defined in the module): yes."""
-    defs = M(p).defs(fn, p[0].file)
+    defs = module(p).defs(fn, p[0].file)
     if not defs:
         return True
     for d in defs:
@@ -351,132 +428,18 @@ def uses_address(p, fn):
             return True
     return False
 
-@script:python depends on patch@
-@@
-mode[0] = 'patch'
-
-@script:python depends on org@
-@@
-mode[0] = 'org'
-
-@script:python depends on atomic@
-@@
-flags['atomic'] = True
-
-@script:python depends on compat@
-@@
-flags['compat'] = True
-
 // ---------------------------------------------------------------------
-// What is there: notifiers with invalidate_page and a range callback
-// (covered), with invalidate_page only, and run-time assignments.
-// Every table with invalidate_page, its range callbacks and the
-// definitions of its callback; the rest (what the callbacks call, in
-// every file of the module) comes from mnmodule.py.
+// After the included rules (the tables with invalidate_page, and for
+// those with range callbacks that lose it (gone): the field, the
+// callback and its helpers): the other tables and what the conversion
+// says of them.
 // ---------------------------------------------------------------------
 
-@tbl@
-identifier ops, fn;
-position p, pt;
-@@
-struct mmu_notifier_ops ops@pt = {
-	.invalidate_page = fn@p,
-};
-
-@script:python@
-p << tbl.p;
-pt << tbl.pt;
-fn << tbl.fn;
-ops << tbl.ops;
-@@
-fact_file(p[0].file)
-fields[key(p)] = {'fn': fn, 'ops': ops, 'table': int(pt[0].line),
-                  'cbs': set(), 'tlb': False, 'start': False, 'end': None,
-                  'startfn': None}
-
-@tblcb@
-identifier tbl.ops, f = {invalidate_range_start, invalidate_range_end,
-	invalidate_range};
-identifier E;
-@@
-struct mmu_notifier_ops ops = {
-	.f = E,
-};
-
-@script:python@
-p << tbl.p;
-f << tblcb.f;
-E << tblcb.E;
-@@
-fd = fields[key(p)]
-fd['cbs'].add(E)
-fd['tlb'] = fd['tlb'] or f == 'invalidate_range'
-fd['start'] = fd['start'] or f in ('invalidate_range_start', 'invalidate_range')
-if f == 'invalidate_range_end':
-    fd['end'] = E
-if f == 'invalidate_range_start':
-    fd['startfn'] = E
-
-@tbldef@
-identifier tbl.fn;
-position pf;
-@@
-fn@pf(...) { ... }
-
-@script:python@
-fn << tbl.fn;
-pf << tbldef.pf;
-@@
-facts['defs'].setdefault(fn, [])
-if int(pf[0].line) not in facts['defs'][fn]:
-    facts['defs'][fn].append(int(pf[0].line))
-
-@has_tlb_hook@
-identifier ops, fn;
-expression E;
-position p;
-@@
-struct mmu_notifier_ops ops = {
-	.invalidate_page = fn@p,
-	.invalidate_range = E,
-};
-
-@keep depends on compat@
-identifier ops, fn;
-expression E;
-position p : script:python() { keepable(p) };
-@@
-struct mmu_notifier_ops ops = {
-	.invalidate_page = fn@p,
-	.\(invalidate_range_start\|invalidate_range_end\) = E,
-};
-
-@covered@
-identifier ops, fn;
-expression E;
-position p != keep.p;
-@@
-struct mmu_notifier_ops ops = {
-	.invalidate_page = fn@p,
-	.\(invalidate_range_start\|invalidate_range\|invalidate_range_end\) = E,
-};
-
-// Tables whose range callbacks do not drop again, after the page-table
-// change, what invalidate_page dropped (or the analysis cannot tell):
-// range_end gets the old callback for every page.
-@movetbl depends on patch@
-identifier ops, fn;
-position p : script:python() { needs_move(p) };
-@@
-struct mmu_notifier_ops ops = {
-	.invalidate_page = fn@p,
-};
-
 @script:python depends on compat@
-p << covered.p;
-fn << covered.fn;
+p << gone.p;
+fn << gone.fn;
 @@
-if not fields.get(key(p), {}).get('tlb'):
+if not dying.tables.get(key(p), {}).get('tlb'):
     # A review item only when the tool could not tell: the rest is
     # decided, and the compat step says what it means for the table.
     unsure = sleep_of(p, fn)[0] == 'unknown' and not forwards_to(p)
@@ -494,7 +457,7 @@ struct mmu_notifier_ops ops = {
 
 @only@
 identifier ops, fn;
-position p != {covered.p, keep.p, cppbad.p};
+position p : script:python() { is_only(p) };
 @@
 struct mmu_notifier_ops ops = {
 	.invalidate_page = fn@p,
@@ -507,10 +470,10 @@ fn << cppbad.fn;
 note(p, "review: %s: %s: callbacks generated next to the table would not exist in exactly the configurations where %s does: not converted, convert by hand" % (fn, cpp_problem(p), fn))
 
 @script:python depends on !context@
-p << covered.p;
-fn << covered.fn;
+p << gone.p;
+fn << gone.fn;
 @@
-fd = fields.get(key(p))
+fd = dying.tables.get(key(p))
 c = coverage(p)
 if fd is not None and not fd['start'] and (c is None or c['verdict'] == 'covered'):
     note(p, "%s: its table has invalidate_range_end but no invalidate_range_start: range_end drops the pages after the page-table change, as invalidate_page did (%s); until then the device may use them, as it could before invalidate_page was called" % (
@@ -523,56 +486,29 @@ type T;
 T fn(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long addr)
 { ... }
 
-@covered_parsed@
-identifier covered.fn;
+@script:python depends on patch && !only_parsed@
+p << only.p;
+fn << only.fn;
 @@
-fn(...) { ... }
-
-@other_assign@
-expression E, F;
-position p;
-{struct cleancache_ops, struct frontswap_ops} C;
-{struct cleancache_ops *, struct frontswap_ops *} CP;
-@@
-(
-C.invalidate_page = F
-|
-CP->invalidate_page = F
-|
-E.invalidate_page@p = F
-|
-E->invalidate_page@p = F
-)
-
-@script:python depends on !context@
-p << other_assign.p;
-@@
-note(p, "review: run-time assignment to ->invalidate_page (gone since 4.13): convert by hand, or use a static struct mmu_notifier_ops")
+note(p, "review: %s is not defined in this file or could not be parsed (#if?): generated callbacks call it once per page" % fn)
 
 @script:python depends on !context@
 p << only.p;
 fn << only.fn;
 @@
-if mode[0] != 'patch':
+if step.mode != 'patch':
     note(p, "%s: only invalidate_page: convert to invalidate_range_start/end (may sleep) or invalidate_range (atomic)" % fn)
 
 @script:python depends on !context@
-p << covered.p;
-fn << covered.fn;
+p << gone.p;
+fn << gone.fn;
 @@
-if mode[0] != 'patch':
+if step.mode != 'patch':
     c = coverage(p)
     if c is not None and c['verdict'] != 'covered':
         note(p, "%s: invalidate_page: the range callbacks do not redo its work after the page-table change (%s): run it from invalidate_range_end" % (fn, c['why']))
     else:
         note(p, "%s: invalidate_page is covered by the range callbacks: remove it" % fn)
-
-@script:python depends on !context && !covered_parsed@
-p << covered.p;
-fn << covered.fn;
-@@
-if not needs_move(p):
-    note(p, "review: %s is not defined in this file or could not be parsed (#if?): remove its definition by hand" % fn)
 
 @depends on context@
 identifier ops, fn;
@@ -582,654 +518,135 @@ struct mmu_notifier_ops ops = {
 };
 
 // ---------------------------------------------------------------------
-// (a) covered: drop the field, then the callback if nothing else uses it
+// The plan (plan_file) and the notes that say it.
 // ---------------------------------------------------------------------
 
-@covered_ref depends on patch exists@
-identifier covered.fn, h;
+@script:python depends on patch && tbl@
 @@
-fn(...) { <+... h ...+> }
+plan_file()
 
-@covered_call depends on patch exists@
-identifier covered.fn, h;
-@@
-fn(...) { <+... h(...) ...+> }
+// ---------------------------------------------------------------------
+// The edits: the fields; each generated callback before its table (the
+// last one) or before the next one generated there, as an empty body
+// with a placeholder (spatch then lays the header out as a definition's);
+// its comment; its body.
+// ---------------------------------------------------------------------
 
-@covered_call_defined depends on patch@
-identifier covered_call.h;
-@@
-h(...) { ... }
-
-@drop_field depends on patch@
-identifier covered.ops, covered.fn;
+@depends on patch@
+identifier ops;
+identifier G : script:python(ops) { replaces(ops, G) };
+expression V;
+fresh identifier F = script:python(ops, G) { replaced_by(ops, G, 0) };
+fresh identifier N = script:python(ops, G) { replaced_by(ops, G, 1) };
 @@
 struct mmu_notifier_ops ops = {
--	.invalidate_page = fn,
+-	.G = V,
++	.F = N,
 };
 
-// ---------------------------------------------------------------------
-// (a') moved: range_end runs the old callback for every page of the
-// range, after the page-table change; the existing range_end, if any,
-// first.  With cond_resched() when the old callback may sleep anyway.
-// ---------------------------------------------------------------------
-
-@script:python move_e@
-p << movetbl.p;
-fn << movetbl.fn;
-nw;
-oe;
-@@
-fd = fields[key(p)]
-if fd['end'] is None or may_sleep(p, fn):
-    coccinelle.nw = cocci.make_ident(NONE)
-    coccinelle.oe = cocci.make_ident(NONE)
-else:
-    w = wrapper_name(p, fn)
-    generated.add(w)
-    coccinelle.nw = cocci.make_ident(w)
-    coccinelle.oe = cocci.make_ident(fd['end'])
-
-@script:python move_er@
-p << movetbl.p;
-fn << movetbl.fn;
-nw;
-oe;
-@@
-fd = fields[key(p)]
-if fd['end'] is None or not may_sleep(p, fn):
-    coccinelle.nw = cocci.make_ident(NONE)
-    coccinelle.oe = cocci.make_ident(NONE)
-else:
-    w = wrapper_name(p, fn)
-    generated.add(w)
-    coccinelle.nw = cocci.make_ident(w)
-    coccinelle.oe = cocci.make_ident(fd['end'])
-
-@script:python move_n@
-p << movetbl.p;
-fn << movetbl.fn;
-nw;
-ost;
-@@
-fd = fields[key(p)]
-if fd['end'] is not None or fd['startfn'] is None or may_sleep(p, fn):
-    coccinelle.nw = cocci.make_ident(NONE)
-    coccinelle.ost = cocci.make_ident(NONE)
-else:
-    w = wrapper_name(p, fn)
-    generated.add(w)
-    coccinelle.nw = cocci.make_ident(w)
-    coccinelle.ost = cocci.make_ident(fd['startfn'])
-
-@script:python move_nr@
-p << movetbl.p;
-fn << movetbl.fn;
-nw;
-ost;
-@@
-fd = fields[key(p)]
-if fd['end'] is not None or fd['startfn'] is None or not may_sleep(p, fn):
-    coccinelle.nw = cocci.make_ident(NONE)
-    coccinelle.ost = cocci.make_ident(NONE)
-else:
-    w = wrapper_name(p, fn)
-    generated.add(w)
-    coccinelle.nw = cocci.make_ident(w)
-    coccinelle.ost = cocci.make_ident(fd['startfn'])
-
-@move_gen_e depends on patch@
-identifier movetbl.ops, movetbl.fn, move_e.nw, move_e.oe;
-@@
-+static void nw(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
-+
-+/* Replaces invalidate_page (4.13): its work, after the page-table change. */
-+static void nw(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
-+{
-+	unsigned long address = start;
-+
-+	oe(mn, mm, start, end);
-+	while (address < end) {
-+		fn(mn, mm, address);
-+		address += PAGE_SIZE;
-+	}
-+}
-+
- struct mmu_notifier_ops ops = {
--	.invalidate_range_end = oe,
-+	.invalidate_range_end = nw,
- };
-
-@move_gen_er depends on patch@
-identifier movetbl.ops, movetbl.fn, move_er.nw, move_er.oe;
-@@
-+static void nw(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
-+
-+/* Replaces invalidate_page (4.13): its work, after the page-table change. */
-+static void nw(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
-+{
-+	unsigned long address = start;
-+
-+	oe(mn, mm, start, end);
-+	while (address < end) {
-+		fn(mn, mm, address);
-+		address += PAGE_SIZE;
-+		cond_resched();
-+	}
-+}
-+
- struct mmu_notifier_ops ops = {
--	.invalidate_range_end = oe,
-+	.invalidate_range_end = nw,
- };
-
-@move_gen_n depends on patch@
-identifier movetbl.ops, movetbl.fn, move_n.nw, move_n.ost;
-@@
-+static void nw(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
-+
-+/* Replaces invalidate_page (4.13): its work, after the page-table change. */
-+static void nw(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
-+{
-+	unsigned long address = start;
-+
-+	while (address < end) {
-+		fn(mn, mm, address);
-+		address += PAGE_SIZE;
-+	}
-+}
-+
- struct mmu_notifier_ops ops = {
-	.invalidate_range_start = ost,
-+	.invalidate_range_end = nw,
- };
-
-@move_gen_nr depends on patch@
-identifier movetbl.ops, movetbl.fn, move_nr.nw, move_nr.ost;
-@@
-+static void nw(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
-+
-+/* Replaces invalidate_page (4.13): its work, after the page-table change. */
-+static void nw(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
-+{
-+	unsigned long address = start;
-+
-+	while (address < end) {
-+		fn(mn, mm, address);
-+		address += PAGE_SIZE;
-+		cond_resched();
-+	}
-+}
-+
- struct mmu_notifier_ops ops = {
-	.invalidate_range_start = ost,
-+	.invalidate_range_end = nw,
- };
-
-@script:python@
-p << movetbl.p;
-fn << movetbl.fn;
-nw << move_e.nw;
-@@
-if str(nw) != NONE:
-    move_note(p, fn, nw)
-
-@script:python@
-p << movetbl.p;
-fn << movetbl.fn;
-nw << move_er.nw;
-@@
-if str(nw) != NONE:
-    move_note(p, fn, nw)
-
-@script:python@
-p << movetbl.p;
-fn << movetbl.fn;
-nw << move_n.nw;
-@@
-if str(nw) != NONE:
-    move_note(p, fn, nw)
-
-@script:python@
-p << movetbl.p;
-fn << movetbl.fn;
-nw << move_nr.nw;
-@@
-if str(nw) != NONE:
-    move_note(p, fn, nw)
-
-@fn_used depends on patch@
-identifier covered.fn;
-@@
-fn
-
-@covered_fnpos depends on patch && !fn_used@
-identifier covered.fn;
-position pf;
-@@
-fn@pf(...) { ... }
-
-@script:python covered_ok@
-fn << covered.fn;
-pf << covered_fnpos.pf;
-p << covered.p;
-fn_ok;
-@@
-others = [r for r in M(p).refs(fn) if r != M(p).real(p[0].file)]
-coccinelle.fn_ok = cocci.make_ident(NONE)
-if needs_move(p):
-    pass
-elif split_by_cpp(pf):
-    note(p, "review: %s is split by #if/#else: field dropped, remove the function by hand" % fn)
-elif others:
-    note(p, "%s is still used in %s: field dropped, function kept" % (fn, ', '.join(others)))
-else:
-    coccinelle.fn_ok = cocci.make_ident(fn)
-
-@drop_fn depends on patch && !fn_used@
-identifier covered_ok.fn_ok;
-@@
-- fn_ok(...) { ... }
-
-@drop_fn_decl depends on drop_fn@
-identifier covered.fn;
-type T;
-@@
-- T fn(...);
-
-@script:python depends on drop_fn@
-p << covered.p;
-fn << covered.fn;
-@@
-c = coverage(p)
-note(p, "removed: %s (invalidate_page, covered by the range callbacks%s)" % (fn, (': ' + c['why']) if c else ''))
-
-@script:python depends on patch && fn_used@
-p << covered.p;
-fn << covered.fn;
-@@
-if not needs_move(p):
-    c = coverage(p)
-    note(p, "%s is used elsewhere in this file: field dropped, function kept%s" % (fn, (' (covered by the range callbacks: ' + c['why'] + ')') if c else ''))
-
-// static helpers that only the removed callback used go too
-@helper_used depends on drop_fn@
-identifier covered_ref.h;
-@@
-h
-
-@helper_pos depends on drop_fn && !helper_used@
-identifier covered_ref.h;
-type T;
-position ph;
-@@
-static T h@ph(...) { ... }
-
-@script:python helper_ok@
-h << covered_ref.h;
-ph << helper_pos.ph;
-p << covered.p;
-h_ok;
-@@
-if split_by_cpp(ph):
-    note(p, "review: %s is now unused but split by #if/#else (line %s): remove it by hand" % (h, ph[0].line))
-    coccinelle.h_ok = cocci.make_ident(NONE)
-else:
-    coccinelle.h_ok = cocci.make_ident(h)
-
-@drop_helper depends on drop_fn@
-identifier helper_ok.h_ok;
-type T;
-@@
-(
-- static T h_ok(...) { ... }
-|
-- static inline T h_ok(...) { ... }
-)
-
-@drop_helper_decl depends on drop_helper@
-identifier covered_ref.h;
-type T;
-@@
-- T h(...);
-
-@script:python depends on drop_helper@
-p << covered.p;
-h << covered_ref.h;
-@@
-note(p, "removed: %s (static helper only the removed callback used)" % h)
-
-@call_used depends on drop_fn@
-identifier covered_call.h;
-@@
-h
-
-@script:python depends on drop_fn && !covered_call_defined && !call_used@
-p << covered.p;
-h << covered_call.h;
-@@
-# Only a function of this module can be removed by its authors; one
-# called from another file of the module is still needed.
-if not h.isupper():
-    found, elsewhere = M(p).helper(h, p[0].file)
-    if found and not elsewhere:
-        note(p, "review: %s (%s:%d) is no longer called anywhere in the module: remove it if nothing outside the module uses it" % (h, found[0], found[1]))
-
-// ---------------------------------------------------------------------
-// (b) invalidate_page only: generate range callbacks that call the old
-// callback for each page of [start, end), or once when it ignores the
-// address.  Default: invalidate_range_start/end (may sleep, so the page
-// loop has a cond_resched(): a range can be large); both run it,
-// start while the pages are still allocated, end to drop what the
-// secondary MMU may have re-established in between.  -D atomic: the
-// non-sleeping invalidate_range, called under the page-table lock right
-// after the CPU page table changed, as invalidate_page was since 4.11.
-// -D compat: invalidate_range when the callback never sleeps (the
-// module analysis followed every call), else the range callbacks.
-// ---------------------------------------------------------------------
-
-@script:python only_sleep_loop depends on patch@
-p << only.p;
-fn << only.fn;
-gf;
-ns;
-ne;
-@@
-hook = flags['atomic'] or (flags['compat'] and not may_sleep(p, fn))
-if hook or not uses_address(p, fn):
-    coccinelle.gf = cocci.make_ident(NONE)
-    coccinelle.ns = cocci.make_ident(NONE)
-    coccinelle.ne = cocci.make_ident(NONE)
-else:
-    coccinelle.gf = cocci.make_ident(fn)
-    coccinelle.ns = cocci.make_ident(new_name(fn, 'range_start'))
-    coccinelle.ne = cocci.make_ident(new_name(fn, 'range_end'))
-    generated.update([new_name(fn, 'range_start'), new_name(fn, 'range_end')])
-
-@script:python only_sleep_once depends on patch@
-p << only.p;
-fn << only.fn;
-gf;
-ns;
-ne;
-@@
-hook = flags['atomic'] or (flags['compat'] and not may_sleep(p, fn))
-if hook or uses_address(p, fn):
-    coccinelle.gf = cocci.make_ident(NONE)
-    coccinelle.ns = cocci.make_ident(NONE)
-    coccinelle.ne = cocci.make_ident(NONE)
-else:
-    coccinelle.gf = cocci.make_ident(fn)
-    coccinelle.ns = cocci.make_ident(new_name(fn, 'range_start'))
-    coccinelle.ne = cocci.make_ident(new_name(fn, 'range_end'))
-    generated.update([new_name(fn, 'range_start'), new_name(fn, 'range_end')])
-
-@script:python only_hook_loop depends on patch@
-p << only.p;
-fn << only.fn;
-gf;
-nr;
-@@
-hook = flags['atomic'] or (flags['compat'] and not may_sleep(p, fn))
-if not hook or not uses_address(p, fn):
-    coccinelle.gf = cocci.make_ident(NONE)
-    coccinelle.nr = cocci.make_ident(NONE)
-else:
-    coccinelle.gf = cocci.make_ident(fn)
-    made.setdefault((p[0].file, new_name(fn, 'range')), int(p[0].line))
-    coccinelle.nr = cocci.make_ident(new_name(fn, 'range'))
-    generated.add(new_name(fn, 'range'))
-
-@script:python only_hook_once depends on patch@
-p << only.p;
-fn << only.fn;
-gf;
-nr;
-@@
-hook = flags['atomic'] or (flags['compat'] and not may_sleep(p, fn))
-if not hook or uses_address(p, fn):
-    coccinelle.gf = cocci.make_ident(NONE)
-    coccinelle.nr = cocci.make_ident(NONE)
-else:
-    coccinelle.gf = cocci.make_ident(fn)
-    made.setdefault((p[0].file, new_name(fn, 'range')), int(p[0].line))
-    coccinelle.nr = cocci.make_ident(new_name(fn, 'range'))
-    generated.add(new_name(fn, 'range'))
-
-@only_start_loop depends on patch@
-identifier only.ops, only_sleep_loop.gf, only_sleep_loop.ns;
-@@
-+static void ns(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
-+
-+/* Replaces invalidate_page, removed in Linux 4.13. */
-+static void ns(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
-+{
-+	unsigned long address = start;
-+
-+	while (address < end) {
-+		gf(mn, mm, address);
-+		address += PAGE_SIZE;
-+		cond_resched();
-+	}
-+}
-+
- struct mmu_notifier_ops ops = {
--	.invalidate_page = gf,
-+	.invalidate_range_start = ns,
- };
-
-@only_start_once depends on patch@
-identifier only.ops, only_sleep_once.gf, only_sleep_once.ns;
-@@
-+static void ns(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
-+
-+/* Replaces invalidate_page, removed in Linux 4.13. */
-+static void ns(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
-+{
-+	gf(mn, mm, start);
-+}
-+
- struct mmu_notifier_ops ops = {
--	.invalidate_page = gf,
-+	.invalidate_range_start = ns,
- };
-
-@only_end_loop depends on patch@
-identifier only.ops, only_sleep_loop.gf, only_sleep_loop.ns, only_sleep_loop.ne;
-@@
-+static void ne(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
-+
-+/* Replaces invalidate_page, removed in Linux 4.13. */
-+static void ne(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
-+{
-+	unsigned long address = start;
-+
-+	while (address < end) {
-+		gf(mn, mm, address);
-+		address += PAGE_SIZE;
-+		cond_resched();
-+	}
-+}
-+
- struct mmu_notifier_ops ops = {
-	.invalidate_range_start = ns,
-+	.invalidate_range_end = ne,
- };
-
-@only_end_once depends on patch@
-identifier only.ops, only_sleep_once.gf, only_sleep_once.ns, only_sleep_once.ne;
-@@
-+static void ne(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
-+
-+/* Replaces invalidate_page, removed in Linux 4.13. */
-+static void ne(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
-+{
-+	gf(mn, mm, start);
-+}
-+
- struct mmu_notifier_ops ops = {
-	.invalidate_range_start = ns,
-+	.invalidate_range_end = ne,
- };
-
-@only_atomic_loop depends on patch@
-identifier only.ops, only_hook_loop.gf, only_hook_loop.nr;
-@@
-+static void nr(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
-+
-+/* Replaces invalidate_page, removed in Linux 4.13. */
-+static void nr(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
-+{
-+	unsigned long address = start;
-+
-+	while (address < end) {
-+		gf(mn, mm, address);
-+		address += PAGE_SIZE;
-+	}
-+}
-+
- struct mmu_notifier_ops ops = {
--	.invalidate_page = gf,
-+	.invalidate_range = nr,
- };
-
-@only_atomic_once depends on patch@
-identifier only.ops, only_hook_once.gf, only_hook_once.nr;
-@@
-+static void nr(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
-+
-+/* Replaces invalidate_page, removed in Linux 4.13. */
-+static void nr(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
-+{
-+	gf(mn, mm, start);
-+}
-+
- struct mmu_notifier_ops ops = {
--	.invalidate_page = gf,
-+	.invalidate_range = nr,
- };
-
-// ---------------------------------------------------------------------
-// (c) -D compat, invalidate_page next to invalidate_range_start: the
-// old callback becomes the invalidate_range hook (through a per-page
-// wrapper, shared with an invalidate_page-only table that uses the same
-// callback), so compat's trampoline has something non-sleeping to call
-// from invalidate_page on kernels before 4.13.
-// ---------------------------------------------------------------------
-
-@script:python keep_names depends on patch@
-fn << keep.fn;
-nr;
-@@
-coccinelle.nr = cocci.make_ident(new_name(fn, 'range'))
-
-@keep_field depends on patch@
-identifier keep.ops, keep.fn, keep_names.nr;
+@depends on patch@
+identifier ops : script:python() { gets_end(ops) };
+identifier S;
+fresh identifier N = script:python(ops) { end_of(ops) };
 @@
 struct mmu_notifier_ops ops = {
--	.invalidate_page = fn,
-+	.invalidate_range = nr,
+	.invalidate_range_start = S,
++	.invalidate_range_end = N,
 };
 
-// ng: the wrapper to generate here; nf: one to declare here because it
-// is generated further down (before a later invalidate_page-only table).
-// A name no table refers to stands for "none": keep_gen or keep_fwd then
-// do nothing (cocci.include_match(False) here would also stop
-// drop_generated_proto below).
-@script:python keep_new depends on patch@
-p << keep.p;
-fn << keep.fn;
-nr << keep_names.nr;
-ng;
-nf;
+@depends on patch@
+identifier ops, f;
+identifier N : script:python(ops) { last_before(ops, N) };
 @@
-key = (p[0].file, str(nr))
-none = str(nr) + '__mncompat_none'
-coccinelle.ng = cocci.make_ident(none)
-coccinelle.nf = cocci.make_ident(none)
-generated.add(str(nr))
-if key not in made:
-    made[key] = int(p[0].line)
-    coccinelle.ng = cocci.make_ident(str(nr))
-elif made[key] > int(p[0].line) and key not in declared:
-    declared.add(key)
-    coccinelle.nf = cocci.make_ident(str(nr))
-
-@keep_gen depends on patch@
-identifier keep.ops, keep.fn, keep_new.ng;
-@@
-+static void ng(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++static void N(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{ __mncompat_body(); }
 +
+ struct mmu_notifier_ops ops = {
+ 	.f = N,
+ };
+
+@depends on patch@
+identifier M : script:python() { follows(M) is not None };
+fresh identifier N = script:python(M) { follows(M) };
+@@
++static void N(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
++{ __mncompat_body(); }
++
+ static void M(...) { __mncompat_body(); }
+
+// Each one gets a prototype that a rule after the bodies drops again:
+// spatch then merges the blank lines around the place it went in (two
+// blank lines before a table become one).
+@depends on patch@
+identifier N : script:python() { planned(N) };
+@@
++static void N(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++
+ static void N(...) { __mncompat_body(); }
+
+@depends on patch disable prototypes@
+identifier N : script:python() { says_replaces(N) };
+@@
 +/* Replaces invalidate_page, removed in Linux 4.13. */
-+static void ng(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end)
-+{
+ static void N(...) { __mncompat_body(); }
+
+@depends on patch disable prototypes@
+identifier N : script:python() { says_moved(N) };
+@@
++/* Replaces invalidate_page (4.13): its work, after the page-table change. */
+ static void N(...) { __mncompat_body(); }
+
+// P: the old range_end or none; R: cond_resched or none.
+@depends on patch@
+identifier N : script:python() { loops(N) };
+fresh identifier G = script:python(N) { callee(N) };
+fresh identifier P = script:python(N) { pre_call(N) };
+fresh identifier R = script:python(N) { resched_call(N) };
+@@
+ N(...) {
+-	__mncompat_body();
 +	unsigned long address = start;
 +
++	P(mn, mm, start, end);
 +	while (address < end) {
-+		fn(mn, mm, address);
++		G(mn, mm, address);
 +		address += PAGE_SIZE;
++		R();
 +	}
-+}
-+
- struct mmu_notifier_ops ops = {
-	.invalidate_range = ng,
- };
+ }
 
-@script:python depends on keep_field@
-p << keep.p;
-fn << keep.fn;
-nr << keep_names.nr;
+@depends on patch@
+identifier N : script:python() { once(N) };
+fresh identifier G = script:python(N) { callee(N) };
 @@
-note(p, "converted: %s -> %s (invalidate_range, atomic: %s), kept next to the range callbacks: compat calls it from invalidate_page before 4.13" % (fn, nr, never_sleeps_text(p, fn)))
+ N(...) {
+-	__mncompat_body();
++	G(mn, mm, start);
+ }
 
-// The prototypes above only work around a spatch 1.1 layout bug (the
-// brace of a lone generated definition lands on the header line).
-@drop_generated_proto depends on patch@
-identifier f : script:python() { f in generated };
+@depends on patch@
+identifier N : script:python() { planned(N) };
+identifier X : script:python() { is_none(X) };
+@@
+ N(...) {
+ <...
+- X(...);
+ ...>
+ }
+
+@depends on patch@
+identifier N : script:python() { planned(N) };
 type T;
 @@
-- T f(...);
+- T N(...);
 
-@keep_fwd depends on patch@
-identifier keep.ops, keep_new.nf;
+// Last: the comment rules above would change a prototype too.
+@depends on patch@
+identifier ops, f;
+identifier N : script:python(ops) { forward_here(ops, N) };
 @@
-+static void nf(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
++static void N(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start, unsigned long end);
 +
  struct mmu_notifier_ops ops = {
-	.invalidate_range = nf,
+ 	.f = N,
  };
-
-@script:python@
-p << only.p;
-fn << only.fn;
-ns << only_sleep_loop.ns;
-ne << only_sleep_loop.ne;
-@@
-only_note(p, fn, 'sleep', str(ns), str(ne), False)
-
-@script:python@
-p << only.p;
-fn << only.fn;
-ns << only_sleep_once.ns;
-ne << only_sleep_once.ne;
-@@
-only_note(p, fn, 'sleep', str(ns), str(ne), True)
-
-@script:python@
-p << only.p;
-fn << only.fn;
-nr << only_hook_loop.nr;
-@@
-only_note(p, fn, 'hook', str(nr), None, False)
-
-@script:python@
-p << only.p;
-fn << only.fn;
-nr << only_hook_once.nr;
-@@
-only_note(p, fn, 'hook', str(nr), None, True)
-
-@script:python depends on patch && !only_parsed@
-p << only.p;
-fn << only.fn;
-@@
-note(p, "review: %s is not defined in this file or could not be parsed (#if?): generated callbacks call it once per page" % fn)

@@ -1,15 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /// Linux 4.19 (93065ac753e4 "mm, oom: distinguish blockable mode for mmu
-/// notifiers") changed invalidate_range_start(mn, mm, start, end) from
-/// void to int and added a bool blockable argument: when it is false
-/// (the OOM reaper) the callback must not sleep and returns -EAGAIN if it
-/// cannot proceed.  Convert every callback named in a struct
-/// mmu_notifier_ops initializer: int return, "return 0", and a guard
-/// that returns -EAGAIN when !blockable, unless the callback never
-/// sleeps: mnmodule.py follows its calls through every file of the
-/// module.  The guard is always safe (the OOM reaper then leaves this mm
-/// alone); a callback whose calls the analysis cannot follow keeps it and
-/// is reported for review.
+/// notifiers") made invalidate_range_start return int and take bool
+/// blockable: the callbacks of the ops tables get both, "return 0", and
+/// "if (!blockable) return -EAGAIN;" first unless they never sleep
+/// (followed through the whole module, mnmodule.py).
 ///
 // Confidence: High
 // Copyright: (C) 2024 mncompat authors
@@ -19,83 +13,17 @@
 // Options: --no-includes --include-headers
 // Keywords: mmu_notifier, invalidate_range_start, blockable
 
-virtual patch
-virtual context
-virtual org
-virtual report
+virtual patch, context, org, report
 
 @initialize:python@
 @@
-import re
-import sys
-import os
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.realpath(cocci.cocci_file)))
+from mncocci import NONE, Step, line_col, sleep_of
 
-
-def _sp_dir():
-    """The directory of this script, where mnmodule.py is."""
-    d = os.environ.get('MNCOMPAT_SP_DIR')
-    if d:
-        return d
-    try:
-        with open('/proc/self/cmdline', 'rb') as fh:
-            argv = fh.read().decode(errors='replace').split('\0')
-        for i, a in enumerate(argv):
-            if a == '--sp-file' and i + 1 < len(argv):
-                return os.path.dirname(os.path.abspath(argv[i + 1]))
-            if a.startswith('--sp-file='):
-                return os.path.dirname(os.path.abspath(a.split('=', 1)[1]))
-            if a.endswith('.cocci'):
-                return os.path.dirname(os.path.abspath(a))
-    except OSError:
-        pass
-    return '.'
-
-
-sys.path.insert(0, _sp_dir())
-
-def M(p):
-    """The module of the file of p (mnmodule.py, imported when first
-    needed: most files never ask)."""
-    import mnmodule
-    return mnmodule.facts_for(p[0].file)
-
-mode = ['report']
+step = Step('4.19')
 first_stmt = {}
 first_done = set()
-
-def split_by_cpp(pos):
-    """True when a #if/#else/#endif sits between the line of pos (a
-    function name) and the closing brace of that function in column 0:
-    spatch then saw only one branch."""
-    try:
-        with open(pos[0].file, errors='replace') as f:
-            lines = f.read().split('\n')
-    except OSError:
-        return True
-    cpp = re.compile(r'^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b')
-    for line in lines[int(pos[0].line) - 1:]:
-        if cpp.match(line):
-            return True
-        if line.startswith('}'):
-            return False
-    return True
-
-def note(p, msg):
-    msg = "[4.19] " + msg
-    if mode[0] == 'patch':
-        sys.stderr.write("%s:%s: %s\n" % (p[0].file, p[0].line, msg))
-    elif mode[0] == 'org':
-        coccilib.org.print_todo(p[0], msg)
-    else:
-        coccilib.report.print_report(p[0], msg)
-
-@script:python depends on patch@
-@@
-mode[0] = 'patch'
-
-@script:python depends on org@
-@@
-mode[0] = 'org'
 
 @ops@
 identifier o, fn;
@@ -113,17 +41,19 @@ void fn@pf(struct mmu_notifier *mn, struct mm_struct *mm,
 	   unsigned long s, unsigned long e)
 { ... }
 
-@split depends on patch@
-identifier ops.fn;
-position pf : script:python() { split_by_cpp(pf) };
-@@
-fn@pf(...) { ... }
-
-@script:python@
+@script:python depends on report || org@
 fn << ops.fn;
-pf << split.pf;
+pf << cb.pf;
 @@
-note(pf, "review: %s is split by #if/#else (spatch sees one branch): not converted, give every branch the 4.19 prototype by hand" % fn)
+step.note(pf, "%s: invalidate_range_start needs the 4.19 prototype (int, bool blockable)" % fn)
+
+// ok: the callbacks to convert (not those split by #if).
+@script:python conv depends on patch@
+fn << ops.fn;
+pf << cb.pf;
+ok;
+@@
+coccinelle.ok = cocci.make_ident(step.unsplit(pf, fn))
 
 @cb_done@
 identifier ops.fn;
@@ -134,21 +64,21 @@ int fn(...) { ... }
 fn << ops.fn;
 p << ops.p;
 @@
-note(p, "review: %s is not defined in this file or could not be parsed (#if?): give it the 4.19 prototype (int, bool blockable) by hand" % fn)
+step.note(p, "review: %s is not defined in this file or could not be parsed (#if?): give it the 4.19 prototype (int, bool blockable) by hand" % fn)
 
 // callers of a callback that changes: they need the new argument
-@direct depends on cb && !split@
-identifier ops.fn;
+@direct@
+identifier conv.ok;
 expression list[4] es;
 position pc;
 @@
-fn@pc(es)
+ok@pc(es)
 
-@script:python depends on patch@
-fn << ops.fn;
+@script:python@
+fn << conv.ok;
 pc << direct.pc;
 @@
-note(pc, "review: %s is called here with its pre-4.19 arguments: pass bool blockable (true where the caller may sleep) and use the int it returns" % fn)
+step.note(pc, "review: %s is called here with its pre-4.19 arguments: pass bool blockable (true where the caller may sleep) and use the int it returns" % fn)
 
 @rt@
 expression E, F;
@@ -163,13 +93,7 @@ E->invalidate_range_start@p = F
 @script:python depends on !context@
 p << rt.p;
 @@
-note(p, "review: run-time assignment to ->invalidate_range_start: the callback needs the 4.19 prototype (int, bool blockable)")
-
-@script:python depends on report || org@
-fn << ops.fn;
-pf << cb.pf;
-@@
-note(pf, "%s: invalidate_range_start needs the 4.19 prototype (int, bool blockable)" % fn)
+step.note(p, "review: run-time assignment to ->invalidate_range_start: the callback needs the 4.19 prototype (int, bool blockable)")
 
 @depends on context@
 identifier ops.fn, mn, mm, s, e;
@@ -180,48 +104,44 @@ identifier ops.fn, mn, mm, s, e;
 
 // --- first statement of each callback, for the guard ----------------
 
-@stmts depends on patch && !split exists@
-identifier ops.fn;
+@stmts depends on patch exists@
+identifier conv.ok;
 statement S;
 position ps;
 @@
-fn(...) {
+ok(...) {
 ... when any
 S@ps
 ... when any
 }
 
 @script:python@
-fn << ops.fn;
+fn << conv.ok;
 ps << stmts.ps;
 @@
 k = (ps[0].file, fn)
-l = (int(ps[0].line), int(ps[0].column))
-if k not in first_stmt or l < first_stmt[k]:
-    first_stmt[k] = l
+if k not in first_stmt or line_col(ps) < first_stmt[k]:
+    first_stmt[k] = line_col(ps)
 
+// g: the callback that gets the guard (none where it never sleeps).
 @script:python first@
-fn << ops.fn;
+fn << conv.ok;
 ps << stmts.ps;
-ok;
+g;
 @@
-l = (int(ps[0].line), int(ps[0].column))
-if l != first_stmt[(ps[0].file, fn)] or (ps[0].file, fn) in first_done:
+k = (ps[0].file, fn)
+if line_col(ps) != first_stmt[k] or k in first_done:
     cocci.include_match(False)
 else:
-    first_done.add((ps[0].file, fn))
-    # No guard where the callback never sleeps (a name no code has then).
-    if M(ps).sleep(fn, ps[0].file)[0] == 'atomic':
-        coccinelle.ok = cocci.make_ident('__mncompat_none')
-    else:
-        coccinelle.ok = cocci.make_ident(fn)
+    first_done.add(k)
+    coccinelle.g = cocci.make_ident(NONE if sleep_of(ps, fn)[0] == 'atomic' else fn)
 
-@guard depends on patch && !split@
-identifier first.ok, cb.mn, cb.mm, cb.s, cb.e;
+@guard depends on patch@
+identifier first.g, cb.mn, cb.mm, cb.s, cb.e;
 statement stmts.S;
 position stmts.ps;
 @@
-void ok(struct mmu_notifier *mn, struct mm_struct *mm,
+void g(struct mmu_notifier *mn, struct mm_struct *mm,
 	unsigned long s, unsigned long e)
 {
 ... when any
@@ -232,12 +152,12 @@ S@ps
 +	return 0;
 }
 
-@body depends on patch && !split@
-identifier ops.fn, cb.mn, cb.mm, cb.s, cb.e;
+@body depends on patch@
+identifier conv.ok, cb.mn, cb.mm, cb.s, cb.e;
 @@
 - void
 + int
-  fn(struct mmu_notifier *mn, struct mm_struct *mm,
+  ok(struct mmu_notifier *mn, struct mm_struct *mm,
      unsigned long s, unsigned long e
 +    , bool blockable
   )
@@ -248,26 +168,25 @@ identifier ops.fn, cb.mn, cb.mm, cb.s, cb.e;
   ...>
   }
 
-@proto depends on patch && !split@
-identifier ops.fn;
+@proto depends on patch@
+identifier conv.ok;
 parameter list[4] PL;
 @@
 - void
 + int
-  fn(PL
+  ok(PL
 + , bool blockable
   );
 
 @script:python depends on body@
-fn << ops.fn;
+fn << conv.ok;
 pf << cb.pf;
 @@
-v, chain, why, unknown = M(pf).sleep(fn, pf[0].file)
+v, words = sleep_of(pf, fn)
 if v == 'atomic':
-    note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), no -EAGAIN guard: %s never sleeps (every call it makes was followed through the module)" % (fn, fn))
+    step.note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), no -EAGAIN guard: %s never sleeps (every call it makes was followed through the module)" % (fn, fn))
 elif v == 'sleeps':
-    note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), returns -EAGAIN when !blockable: it may sleep (%s; %s)" % (fn, ' -> '.join(chain), why))
+    step.note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), returns -EAGAIN when !blockable: it may sleep (%s)" % (fn, words))
 else:
-    note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), returns -EAGAIN when !blockable" % fn)
-    note(pf, "review: %s: cannot tell whether it sleeps: it calls %s, neither this module's nor a known non-sleeping kernel helper. The -EAGAIN guard stays (the OOM reaper then leaves this mm alone%s); drop it if those calls never sleep" % (
-        fn, ', '.join(unknown), '; with compat, before 4.13 its table is then built as one that may sleep' if False else ''))
+    step.note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), returns -EAGAIN when !blockable" % fn)
+    step.note(pf, "review: %s: cannot tell whether it sleeps: it calls %s. The -EAGAIN guard stays (the OOM reaper then leaves this mm alone); drop it if those calls never sleep" % (fn, words))

@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /// Linux 5.0 (5d6527a784f7, ac46d4f3c432) passes invalidate_range_start
-/// and invalidate_range_end a const struct mmu_notifier_range * instead
-/// of (mm, start, end[, blockable]).  Convert every callback named in a
-/// struct mmu_notifier_ops initializer: the parameters become
-/// (mn, range), uses of mm/start/end become range->mm/start/end, and
-/// blockable becomes mmu_notifier_range_blockable(range) (the 5.2+
-/// spelling; 5.0/5.1 had range->blockable).  A parameter the callback
-/// writes to becomes a local copy instead.  Callers of the old
-/// three-argument mmu_notifier_invalidate_range_start/end are reported.
+/// and _end a const struct mmu_notifier_range * instead of (mm, start,
+/// end[, blockable]): the callbacks of the ops tables take (mn, range) and
+/// use range->mm/start/end (a local copy of a parameter they write) and
+/// mmu_notifier_range_blockable(range); old callers are reported.
 ///
 // Confidence: High
 // Copyright: (C) 2024 mncompat authors
@@ -18,59 +14,41 @@
 // Options: --no-includes --include-headers
 // Keywords: mmu_notifier, mmu_notifier_range, invalidate_range_start
 
-virtual patch
-virtual context
-virtual org
-virtual report
+virtual patch, context, org, report
 
 @initialize:python@
 @@
-import re
-import sys
-mode = ['report']
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.realpath(cocci.cocci_file)))
+from mncocci import Step, key
+
+step = Step('5.0')
 starts = set()
 clashes = set()
 voids = set()
+# A converted callback's parameters (name -> the range field that
+# replaces it) and those its body writes (they get a local copy).
+params = {}
+written = set()
 
-def split_by_cpp(pos):
-    """True when a #if/#else/#endif sits between the line of pos (a
-    function name) and the closing brace of that function in column 0:
-    spatch then saw only one branch."""
-    try:
-        with open(pos[0].file, errors='replace') as f:
-            lines = f.read().split('\n')
-    except OSError:
-        return True
-    cpp = re.compile(r'^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b')
-    for line in lines[int(pos[0].line) - 1:]:
-        if cpp.match(line):
-            return True
-        if line.startswith('}'):
-            return False
-    return True
+def is_param(fn, x):
+    return x in params.get(fn, {})
 
-def note(p, msg):
-    msg = "[5.0] " + msg
-    if mode[0] == 'patch':
-        sys.stderr.write("%s:%s: %s\n" % (p[0].file, p[0].line, msg))
-    elif mode[0] == 'org':
-        coccilib.org.print_todo(p[0], msg)
-    else:
-        coccilib.report.print_report(p[0], msg)
+def is_written(fn, x):
+    return (fn, x) in written
 
-@script:python depends on patch@
-@@
-mode[0] = 'patch'
+def replaced(fn, x):
+    return is_param(fn, x) and not is_written(fn, x)
 
-@script:python depends on org@
-@@
-mode[0] = 'org'
+def range_field(fn, x):
+    return params[fn][x]
 
 @ops@
 identifier o, fn;
+position p;
 @@
 struct mmu_notifier_ops o = {
-	.\(invalidate_range_start\|invalidate_range_end\) = fn,
+	.\(invalidate_range_start\|invalidate_range_end\) = fn@p,
 };
 
 // 4.19-form start (int, 5 parameters) or end (void, 4 parameters)
@@ -86,51 +64,16 @@ void fn@pf(struct mmu_notifier *mn, struct mm_struct *mm,
 	   unsigned long s, unsigned long e) { ... }
 )
 
-@split depends on patch@
-identifier ops.fn;
-position pf : script:python() { split_by_cpp(pf) };
-@@
-fn@pf(...) { ... }
-
-@script:python@
-fn << ops.fn;
-pf << split.pf;
-@@
-note(pf, "review: %s is split by #if/#else (spatch sees one branch): not converted, give every branch the 5.0 prototype by hand" % fn)
-
 @sig_done@
 identifier ops.fn, mn, r;
 @@
 fn(struct mmu_notifier *mn, const struct mmu_notifier_range *r) { ... }
 
-@ops_pos@
-identifier o, ops.fn;
-position p;
-@@
-struct mmu_notifier_ops o = {
-	.\(invalidate_range_start\|invalidate_range_end\) = fn@p,
-};
-
 @script:python depends on !context && !sig && !sig_done@
 fn << ops.fn;
-p << ops_pos.p;
+p << ops.p;
 @@
-note(p, "review: %s is not defined in this file or could not be parsed (#if?), or has a prototype this script does not know: give it the 5.0 prototype (mn, const struct mmu_notifier_range *) by hand" % fn)
-
-// callers of a callback that changes: they need a struct mmu_notifier_range
-@direct depends on sig && !split@
-identifier ops.fn;
-expression list[4] es4;
-expression list[5] es5;
-position pc;
-@@
-\(fn@pc(es4)\|fn@pc(es5)\)
-
-@script:python depends on patch@
-fn << ops.fn;
-pc << direct.pc;
-@@
-note(pc, "review: %s is called here with its pre-5.0 arguments: pass a const struct mmu_notifier_range * (mmu_notifier_range_init())" % fn)
+step.note(p, "review: %s is not defined in this file or could not be parsed (#if?), or has a prototype this script does not know: give it the 5.0 prototype (mn, const struct mmu_notifier_range *) by hand" % fn)
 
 @ops_start@
 identifier o, fn;
@@ -150,13 +93,13 @@ void fn@pf(struct mmu_notifier *mn, struct mm_struct *mm,
 fn << ops_start.fn;
 pf << old_start.pf;
 @@
-note(pf, "review: %s still has the pre-4.19 invalidate_range_start prototype: run mn-4.19-blockable.cocci first" % fn)
+step.note(pf, "review: %s still has the pre-4.19 invalidate_range_start prototype: run mn-4.19-blockable.cocci first" % fn)
 
 @script:python depends on report || org@
 fn << ops.fn;
 pf << sig.pf;
 @@
-note(pf, "%s: 5.0 passes const struct mmu_notifier_range *" % fn)
+step.note(pf, "%s: 5.0 passes const struct mmu_notifier_range *" % fn)
 
 @script:python@
 fn << ops_start.fn;
@@ -173,7 +116,7 @@ void fn@pf(struct mmu_notifier *mn, struct mm_struct *mm,
 @script:python@
 pf << sig_void.pf;
 @@
-voids.add((pf[0].file, pf[0].line, pf[0].column))
+voids.add(key(pf))
 
 @clash exists@
 identifier ops.fn, r = {range};
@@ -191,18 +134,39 @@ pc << clash.pc;
 fn << ops.fn;
 @@
 clashes.add(fn)
-note(pc, "review: %s has a local named range, which the 5.0 parameter needs: not converted, rename it and run again" % fn)
+step.note(pc, "review: %s has a local named range, which the 5.0 parameter needs: not converted, rename it and run again" % fn)
 
-@script:python cb depends on !split@
+// ok: the callbacks to convert (not one split by #if, with a local named
+// range, or a start callback that still has the pre-4.19 prototype).
+@script:python cb depends on patch@
 fn << ops.fn;
 pf << sig.pf;
+mm << sig.mm;
+s << sig.s;
+e << sig.e;
 ok;
 @@
-if fn in clashes or \
-   (fn in starts and (pf[0].file, pf[0].line, pf[0].column) in voids):
+ok = step.unsplit(pf, fn)
+if fn in clashes or (fn in starts and key(pf) in voids):
     cocci.include_match(False)
 else:
-    coccinelle.ok = cocci.make_ident(fn)
+    coccinelle.ok = cocci.make_ident(ok)
+    params[fn] = {mm: 'mm', s: 'start', e: 'end'}
+
+// callers of a callback that changes: they need a struct mmu_notifier_range
+@direct@
+identifier cb.ok;
+expression list[4] es4;
+expression list[5] es5;
+position pc;
+@@
+\(ok@pc(es4)\|ok@pc(es5)\)
+
+@script:python@
+fn << cb.ok;
+pc << direct.pc;
+@@
+step.note(pc, "review: %s is called here with its pre-5.0 arguments: pass a const struct mmu_notifier_range * (mmu_notifier_range_init())" % fn)
 
 @old_calls@
 expression M, S, E;
@@ -213,7 +177,7 @@ position pc;
 @script:python depends on !context@
 pc << old_calls.pc;
 @@
-note(pc, "review: 5.0 callers pass a struct mmu_notifier_range (mmu_notifier_range_init(), then invalidate_range_start/end(&range)): convert by hand")
+step.note(pc, "review: 5.0 callers pass a struct mmu_notifier_range (mmu_notifier_range_init(), then invalidate_range_start/end(&range)): convert by hand")
 
 @depends on context@
 identifier ops.fn, mn, mm, s, e;
@@ -221,91 +185,48 @@ identifier ops.fn, mn, mm, s, e;
 * fn(struct mmu_notifier *mn, struct mm_struct *mm,
      unsigned long s, unsigned long e, ...) { ... }
 
-// --- parameters the body writes to get a local copy -----------------
+// --- the parameters: a local copy of those the body writes, else ------
+// --- range->start/end/mm ---------------------------------------------
 
-@w_s depends on patch exists@
-identifier cb.ok, sig.s;
+@w depends on patch exists@
+identifier cb.ok;
+identifier x : script:python(ok) { is_param(ok, x) };
 expression E;
 assignment operator aop;
 @@
 ok(...) {
 <+...
 (
-s aop E
+x aop E
 |
-s++
+x++
 |
-s--
+x--
 |
- &s
+ &x
 )
 ...+>
 }
 
-@w_e depends on patch exists@
-identifier cb.ok, sig.e;
-expression E;
-assignment operator aop;
+@script:python@
+ok << cb.ok;
+x << w.x;
 @@
-ok(...) {
-<+...
-(
-e aop E
-|
-e++
-|
-e--
-|
- &e
-)
-...+>
-}
+written.add((ok, x))
 
-@w_mm depends on patch exists@
-identifier cb.ok, sig.mm;
-expression E;
-@@
-ok(...) {
-<+...
-(
-mm = E
-|
- &mm
-)
-...+>
-}
-
-@sub_s depends on patch && !w_s@
-identifier cb.ok, sig.s;
+@depends on patch@
+identifier cb.ok;
+identifier x : script:python(ok) { replaced(ok, x) };
+fresh identifier F = script:python(ok, x) { range_field(ok, x) };
 @@
 ok(...) {
 <...
-- s
-+ range->start
+- x
++ range->F
 ...>
 }
 
-@sub_e depends on patch && !w_e@
-identifier cb.ok, sig.e;
-@@
-ok(...) {
-<...
-- e
-+ range->end
-...>
-}
-
-@sub_mm depends on patch && !w_mm@
-identifier cb.ok, sig.mm;
-@@
-ok(...) {
-<...
-- mm
-+ range->mm
-...>
-}
-
-@sub_b depends on patch@
+@depends on patch@
 identifier cb.ok, sig.b;
 @@
 ok(...) {
@@ -315,26 +236,29 @@ ok(...) {
 ...>
 }
 
-@copy_e depends on patch && w_e@
+@depends on patch@
 identifier cb.ok, sig.e;
+position p : script:python(ok, e) { is_written(ok, e) };
 @@
-ok(...) {
+ok@p(...) {
 +	unsigned long e = range->end;
 ...
 }
 
-@copy_s depends on patch && w_s@
+@depends on patch@
 identifier cb.ok, sig.s;
+position p : script:python(ok, s) { is_written(ok, s) };
 @@
-ok(...) {
+ok@p(...) {
 +	unsigned long s = range->start;
 ...
 }
 
-@copy_mm depends on patch && w_mm@
+@depends on patch@
 identifier cb.ok, sig.mm;
+position p : script:python(ok, mm) { is_written(ok, mm) };
 @@
-ok(...) {
+ok@p(...) {
 +	struct mm_struct *mm = range->mm;
 ...
 }
@@ -379,4 +303,4 @@ void ok(P1,
 fn << cb.ok;
 pf << sig.pf;
 @@
-note(pf, "converted: %s: (mn, const struct mmu_notifier_range *range)" % fn)
+step.note(pf, "converted: %s: (mn, const struct mmu_notifier_range *range)" % fn)

@@ -1,16 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /// Linux 6.6 (1af5a8109904 "mmu_notifiers: rename invalidate_range
 /// notifier") renamed mmu_notifier_ops.invalidate_range to
-/// arch_invalidate_secondary_tlbs (same prototype; it is now called
-/// where the CPU TLB is flushed), removed mmu_notifier_invalidate_range()
-/// and mmu_notifier_invalidate_range_only_end().  Rename the field in
-/// every struct mmu_notifier_ops initializer and the callback as upstream
-/// did (invalidate_range in its name becomes
-/// arch_invalidate_secondary_tlbs), make _only_end() calls
-/// mmu_notifier_invalidate_range_end(), and turn
-/// mmu_notifier_invalidate_range() calls into
-/// mmu_notifier_arch_invalidate_secondary_tlbs() (reported: the TLB flush
-/// may already do it).
+/// arch_invalidate_secondary_tlbs and removed
+/// mmu_notifier_invalidate_range() and _only_end(): the field and the
+/// callback are renamed as upstream did, the calls moved to their
+/// successors (reported: a following TLB flush may already do it).
 ///
 // Confidence: High
 // Copyright: (C) 2024 mncompat authors
@@ -19,38 +13,21 @@
 // Options: --no-includes --include-headers
 // Keywords: mmu_notifier, invalidate_range, arch_invalidate_secondary_tlbs
 
-virtual patch
-virtual context
-virtual org
-virtual report
+virtual patch, context, org, report
 virtual compat
 
 @initialize:python@
 @@
-import sys
-mode = ['report']
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.realpath(cocci.cocci_file)))
+from mncocci import Step
 
-def note(p, msg):
-    msg = "[6.6] " + msg
-    if mode[0] == 'patch':
-        sys.stderr.write("%s:%s: %s\n" % (p[0].file, p[0].line, msg))
-    elif mode[0] == 'org':
-        coccilib.org.print_todo(p[0], msg)
-    else:
-        coccilib.report.print_report(p[0], msg)
+step = Step('6.6')
 
 def new_name(fn):
     if 'arch_invalidate_secondary_tlbs' in fn:
         return fn
     return fn.replace('invalidate_range', 'arch_invalidate_secondary_tlbs')
-
-@script:python depends on patch@
-@@
-mode[0] = 'patch'
-
-@script:python depends on org@
-@@
-mode[0] = 'org'
 
 @ops@
 identifier o, fn;
@@ -58,6 +35,13 @@ position p;
 @@
 struct mmu_notifier_ops o = {
 	.invalidate_range = fn@p,
+};
+
+@depends on context@
+identifier o, fn;
+@@
+struct mmu_notifier_ops o = {
+*	.invalidate_range = fn,
 };
 
 // A table with the hook and range callbacks: 6.6 refuses to register it
@@ -78,7 +62,7 @@ p << both.p;
 o << both.o;
 fn << both.fn;
 @@
-note(p, "review: %s has invalidate_range (%s) and range callbacks: from 6.6 the hook is arch_invalidate_secondary_tlbs and mmu_notifier_register() refuses such a table (WARN, -EINVAL). Do %s's work from invalidate_range_end instead and drop the hook, or convert with --compat (which leaves the hook out of such a table on 6.6+)" % (o, fn, fn))
+step.note(p, "review: %s has invalidate_range (%s) and range callbacks: from 6.6 the hook is arch_invalidate_secondary_tlbs and mmu_notifier_register() refuses such a table (WARN, -EINVAL). Do %s's work from invalidate_range_end instead and drop the hook, or convert with --compat (which leaves the hook out of such a table on 6.6+)" % (o, fn, fn))
 
 @rt_typed_m depends on patch@
 struct mmu_notifier_ops *OP;
@@ -95,7 +79,7 @@ OS.invalidate_range@p = F
 @script:python@
 p << rt_typed_m.p;
 @@
-note(p, "converted: run-time assignment ->invalidate_range -> ->arch_invalidate_secondary_tlbs")
+step.note(p, "converted: run-time assignment ->invalidate_range -> ->arch_invalidate_secondary_tlbs")
 
 @rt@
 expression E, F;
@@ -122,30 +106,23 @@ mmu_notifier_invalidate_range_only_end@pc(R)
 @script:python depends on !context@
 p << rt.p;
 @@
-note(p, "review: run-time assignment to ->invalidate_range: the field is arch_invalidate_secondary_tlbs since 6.6")
+step.note(p, "review: run-time assignment to ->invalidate_range: the field is arch_invalidate_secondary_tlbs since 6.6")
 
 @script:python depends on report || org@
 p << ops.p;
 fn << ops.fn;
 @@
-note(p, "%s: invalidate_range is arch_invalidate_secondary_tlbs since 6.6" % fn)
+step.note(p, "%s: invalidate_range is arch_invalidate_secondary_tlbs since 6.6" % fn)
 
 @script:python depends on !context@
 pc << calls.pc;
 @@
-note(pc, "review: mmu_notifier_invalidate_range() is gone since 6.6: now mmu_notifier_arch_invalidate_secondary_tlbs(); drop it if a CPU TLB flush of the range follows (the flush calls it)")
+step.note(pc, "review: mmu_notifier_invalidate_range() is gone since 6.6: now mmu_notifier_arch_invalidate_secondary_tlbs(); drop it if a CPU TLB flush of the range follows (the flush calls it)")
 
 @script:python depends on report || org@
 pc << only_end.pc;
 @@
-note(pc, "mmu_notifier_invalidate_range_only_end() is gone since 6.6: use mmu_notifier_invalidate_range_end()")
-
-@depends on context@
-identifier o, fn;
-@@
-struct mmu_notifier_ops o = {
-*	.invalidate_range = fn,
-};
+step.note(pc, "mmu_notifier_invalidate_range_only_end() is gone since 6.6: use mmu_notifier_invalidate_range_end()")
 
 @depends on context@
 expression M, S, E;
@@ -161,7 +138,7 @@ fn(...) { ... }
 fn << ops.fn;
 p << ops.p;
 @@
-note(p, "review: %s is not defined in this file or could not be parsed (#if?): rename its definition by hand if the name has invalidate_range in it" % fn)
+step.note(p, "review: %s is not defined in this file or could not be parsed (#if?): rename its definition by hand if the name has invalidate_range in it" % fn)
 
 // The changes: this one first (spatch keeps positions only until then).
 @rt_typed depends on patch@
@@ -197,7 +174,7 @@ p << ops.p;
 fn << ops.fn;
 fn2 << nn.fn2;
 @@
-note(p, "converted: .invalidate_range = %s -> .arch_invalidate_secondary_tlbs = %s" % (fn, fn2))
+step.note(p, "converted: .invalidate_range = %s -> .arch_invalidate_secondary_tlbs = %s" % (fn, fn2))
 
 // rename the callback everywhere in the file when its name changes
 @rename_def depends on ren_field@

@@ -1,18 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/// Move a driver already on the newest MMU-notifier API onto
-/// <mncompat/mmu_notifier.h>, so the same source builds and stays
-/// coherent on every kernel generation: each static
-/// struct mmu_notifier_ops table becomes MNCOMPAT_MMU_NOTIFIER_OPS(name,
-/// release, range_start, range_end, secondary_tlbs, flags [, extra...]),
-/// mmu_notifier_range_blockable() becomes mncompat_range_blockable(), and
-/// #include <linux/mmu_notifier.h> becomes #include <mncompat/mmu_notifier.h>.
-/// flags is MNCOMPAT_RANGE_START_MAY_SLEEP when the table has a
-/// secondary-TLB hook (then only that hook runs from invalidate_page on
-/// kernels before 4.13) or when a range callback may sleep or calls what
-/// mnmodule.py cannot follow through the module (reported), else 0 (then
-/// the range callbacks run there, under the page-table lock).
-/// Run it after the series (semantic-patches/convert.sh --compat does);
-/// a table that still has a pre-6.10 field is reported, not converted.
+/// Move a driver on the newest MMU-notifier API onto
+/// <mncompat/mmu_notifier.h>, so that it builds and stays coherent on
+/// every kernel generation: each static struct mmu_notifier_ops table
+/// becomes MNCOMPAT_MMU_NOTIFIER_OPS(...), mmu_notifier_range_blockable()
+/// mncompat_range_blockable(), and the #include follows.  Run it after the
+/// series (convert.sh --compat does).
 ///
 // Confidence: Moderate
 // Copyright: (C) 2024 mncompat authors
@@ -23,92 +15,26 @@
 // Options: --no-includes --include-headers
 // Keywords: mmu_notifier, mncompat, MNCOMPAT_MMU_NOTIFIER_OPS
 
-virtual patch
-virtual context
-virtual org
-virtual report
+virtual patch, context, org, report
 
 @initialize:python@
 @@
-import sys
-import os
+import os, sys
+sys.path.insert(0, os.path.dirname(os.path.realpath(cocci.cocci_file)))
+from mncocci import Step, module, sleep_of, wrap
 
-
-def _sp_dir():
-    """The directory of this script, where mnmodule.py is."""
-    d = os.environ.get('MNCOMPAT_SP_DIR')
-    if d:
-        return d
-    try:
-        with open('/proc/self/cmdline', 'rb') as fh:
-            argv = fh.read().decode(errors='replace').split('\0')
-        for i, a in enumerate(argv):
-            if a == '--sp-file' and i + 1 < len(argv):
-                return os.path.dirname(os.path.abspath(argv[i + 1]))
-            if a.startswith('--sp-file='):
-                return os.path.dirname(os.path.abspath(a.split('=', 1)[1]))
-            if a.endswith('.cocci'):
-                return os.path.dirname(os.path.abspath(a))
-    except OSError:
-        pass
-    return '.'
-
-
-sys.path.insert(0, _sp_dir())
-
-def M(p):
-    """The module of the file of p (mnmodule.py, imported when first
-    needed: most files never ask)."""
-    import mnmodule
-    return mnmodule.facts_for(p[0].file)
-
-mode = ['report']
+step = Step('compat')
 fields = {}
 TRANSLATED = ['release', 'invalidate_range_start', 'invalidate_range_end',
               'arch_invalidate_secondary_tlbs']
-
-def wrap(args):
-    # One argument list laid out as kernel style wants it: lines up to
-    # 80 columns, continuation lines under the first argument.
-    first = len('MNCOMPAT_MMU_NOTIFIER_OPS(')
-    out, col = '', first
-    for i, a in enumerate(args):
-        tail = ',' if i < len(args) - 1 else ');'
-        if i and col + 1 + len(a) + len(tail) > 80:
-            out += '\n' + '\t' * int(first / 8) + ' ' * (first % 8)
-            col = first
-        elif i:
-            out += ' '
-            col += 1
-        out += a + (',' if i < len(args) - 1 else '')
-        col += len(a) + len(tail)
-    return out
+MACRO = 'MNCOMPAT_MMU_NOTIFIER_OPS'
 
 def sleep_text(p, fn):
     """(verdict, text) of how fn may sleep, through the whole module."""
-    v, chain, why, unknown = M(p).sleep(fn, p[0].file)
-    if v == 'sleeps':
-        return v, '%s; %s' % (' -> '.join(chain), why)
+    v, words = sleep_of(p, fn)
     if v == 'unknown':
-        return v, '%s calls %s, neither this module nor a known non-sleeping kernel helper' % (fn, ', '.join(unknown))
-    return v, '%s never sleeps' % fn
-
-def note(p, msg):
-    msg = "[compat] " + msg
-    if mode[0] == 'patch':
-        sys.stderr.write("%s:%s: %s\n" % (p[0].file, p[0].line, msg))
-    elif mode[0] == 'org':
-        coccilib.org.print_todo(p[0], msg)
-    else:
-        coccilib.report.print_report(p[0], msg)
-
-@script:python depends on patch@
-@@
-mode[0] = 'patch'
-
-@script:python depends on org@
-@@
-mode[0] = 'org'
+        return v, '%s calls %s' % (fn, words)
+    return v, words or '%s never sleeps' % fn
 
 // ---------------------------------------------------------------------
 // The tables and their fields.
@@ -128,7 +54,7 @@ p << oldtbl.p;
 ops << oldtbl.ops;
 f << oldtbl.f;
 @@
-note(p, "review: %s still has .%s: run the series first (convert.sh --compat does), not converted" % (ops, f))
+step.note(p, "review: %s still has .%s: run the series first (convert.sh --compat does), not converted" % (ops, f))
 
 @tbl@
 identifier ops;
@@ -144,8 +70,9 @@ static struct mmu_notifier_ops ops@p = I;
 @fld@
 identifier tbl.ops, f;
 expression E;
+position tbl.p;
 @@
-struct mmu_notifier_ops ops = {
+struct mmu_notifier_ops ops@p = {
 	.f = E,
 };
 
@@ -167,7 +94,7 @@ struct mmu_notifier_ops ops@p = { ... };
 p << global_tbl.p;
 ops << global_tbl.ops;
 @@
-note(p, "review: %s is not static: MNCOMPAT_MMU_NOTIFIER_OPS defines a static table, not converted" % ops)
+step.note(p, "review: %s is not static: MNCOMPAT_MMU_NOTIFIER_OPS defines a static table, not converted" % ops)
 
 // args: the macro's arguments as one identifier (spatch prints it as it
 // is).
@@ -189,20 +116,22 @@ if (tlbs and (start or end)) or sleepy or unsure:
 a = [ops] + [have.get(f, 'NULL') for f in TRANSLATED] + [flags]
 a += ['.%s = %s' % (f, e) for f, e in fields.get((p[0].file, ops), [])
       if f not in TRANSLATED]
-coccinelle.args = cocci.make_ident(wrap(a))
-if mode[0] == 'patch':
-    note(p, "converted: %s -> MNCOMPAT_MMU_NOTIFIER_OPS(..., %s)" % (ops, flags))
+# The arguments as the macro call lays them out (spatch adds its name
+# and the closing ");").
+coccinelle.args = cocci.make_ident(wrap('', MACRO, a)[len(MACRO) + 1:-2])
+if step.mode == 'patch':
+    step.note(p, "converted: %s -> MNCOMPAT_MMU_NOTIFIER_OPS(..., %s)" % (ops, flags))
 else:
-    note(p, "%s: declare it with MNCOMPAT_MMU_NOTIFIER_OPS (convert.sh --compat)" % ops)
+    step.note(p, "%s: declare it with MNCOMPAT_MMU_NOTIFIER_OPS (convert.sh --compat)" % ops)
 if sleepy and not tlbs:
-    note(p, "review: %s may sleep (%s) and %s has no secondary-TLB hook: before 4.13, where the kernel calls invalidate_page under the page-table lock, no form of this table is safe and compat refuses to build it" % (' and '.join(j[0] for j in sleepy), '; '.join(j[2] for j in sleepy), ops))
+    step.note(p, "review: %s may sleep (%s) and %s has no secondary-TLB hook: before 4.13, where the kernel calls invalidate_page under the page-table lock, no form of this table is safe and compat refuses to build it" % (' and '.join(j[0] for j in sleepy), '; '.join(j[2] for j in sleepy), ops))
 elif unsure and not tlbs:
-    note(p, "review: cannot tell whether %s sleeps (%s): %s is built as a table that may sleep, so without a secondary-TLB hook compat refuses to build it before 4.13; if those calls never sleep, pass 0 instead of MNCOMPAT_RANGE_START_MAY_SLEEP" % (' and '.join(j[0] for j in unsure), '; '.join(j[2] for j in unsure), ops))
+    step.note(p, "review: cannot tell whether %s sleeps (%s): %s is built as a table that may sleep, so without a secondary-TLB hook compat refuses to build it before 4.13; if those calls never sleep, pass 0 instead of MNCOMPAT_RANGE_START_MAY_SLEEP" % (' and '.join(j[0] for j in unsure), '; '.join(j[2] for j in unsure), ops))
 if flags == '0' and (start or end):
-    note(p, "before 4.13 compat calls %s from invalidate_page under the page-table lock with a non-blockable range: %s" % (' and '.join(str(x) for x in (start, end) if x), '; '.join(j[2] for j in judged)))
-    fails = [d for d in M(p).defs(str(start), p[0].file) if d.get('eagain')] if start else []
+    step.note(p, "before 4.13 compat calls %s from invalidate_page under the page-table lock with a non-blockable range: %s" % (' and '.join(str(x) for x in (start, end) if x), '; '.join(j[2] for j in judged)))
+    fails = [d for d in module(p).defs(str(start), p[0].file) if d.get('eagain')] if start else []
     if fails:
-        note(p, "review: %s returns -EAGAIN (%s:%d), but with flags 0 compat calls it before 4.13 from invalidate_page, where the kernel cannot take a failure (WARN, and nothing is invalidated): it never sleeps, so let it proceed when !mncompat_range_blockable()" % (start, fails[0]['file'], fails[0]['eagain']))
+        step.note(p, "review: %s returns -EAGAIN (%s:%d), but with flags 0 compat calls it before 4.13 from invalidate_page, where the kernel cannot take a failure (WARN, and nothing is invalidated): it never sleeps, so let it proceed when !mncompat_range_blockable()" % (start, fails[0]['file'], fails[0]['eagain']))
 
 // The #include to replace, looked for before anything changes.
 @has_inc@
@@ -268,11 +197,11 @@ expression R;
 @script:python depends on patch && (add_inc_angle || add_inc_quote)@
 p << tbl.p;
 @@
-note(p, "converted: added #include <mncompat/mmu_notifier.h> (the file had no #include <linux/mmu_notifier.h> of its own to replace)")
+step.note(p, "converted: added #include <mncompat/mmu_notifier.h> (the file had no #include <linux/mmu_notifier.h> of its own to replace)")
 
 @script:python depends on patch && (rep || bl) && !has_inc && !has_linux_inc && !add_inc_angle && !add_inc_quote@
 p << tbl.p;
 @@
-note(p, "review: no #include in this file to add #include <mncompat/mmu_notifier.h> after: add it")
+step.note(p, "review: no #include in this file to add #include <mncompat/mmu_notifier.h> after: add it")
 
 

@@ -451,10 +451,8 @@ def split_args(toks, i):
     return args, j
 
 
-def called_group(toks, j):
-    """toks[j] is the ')' of a group right before '(': is the group an
-    expression called as a function ((*fp)(x), (s->cb)(x)), not a cast
-    ((unsigned long)(x))?"""
+def opening(toks, j):
+    """toks[j] is a ')': the index of its '(' (-1 when there is none)."""
     depth = 0
     k = j
     while k >= 0:
@@ -465,6 +463,14 @@ def called_group(toks, j):
             if depth == 0:
                 break
         k -= 1
+    return k
+
+
+def called_group(toks, j):
+    """toks[j] is the ')' of a group right before '(': is the group an
+    expression called as a function ((*fp)(x), (s->cb)(x)), not a cast
+    ((unsigned long)(x))?"""
+    k = opening(toks, j)
     inner = toks[k + 1:j]
     if not inner:
         return False
@@ -682,16 +688,7 @@ class Source:
         while j >= 0:
             if hd[j].t != ')':
                 return None
-            depth = 0
-            k = j
-            while k >= 0:
-                if hd[k].t == ')':
-                    depth += 1
-                elif hd[k].t == '(':
-                    depth -= 1
-                    if depth == 0:
-                        break
-                k -= 1
+            k = opening(hd, j)
             if k < 1 or hd[k - 1].kind != 'id':
                 return None
             name = hd[k - 1].t

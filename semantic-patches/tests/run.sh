@@ -3,13 +3,18 @@
 # Usage: semantic-patches/tests/run.sh [--no-coccicheck] [CASE...]
 #
 # Host-side tests of the semantic patches and of convert.sh, TAP-like:
+#   - the unit tests of mncocci.py, the Python the scripts share
+#     (tests/test_mncocci.py);
 #   - every tests/<case>/: apply the .cocci files named in its spec to
 #     before.c, compare with after.c, apply again to after.c (idempotence),
 #     check the expected report lines;
 #   - every .cocci in the report modes (report, context, org) on all test
 #     inputs (patch mode runs in the cases);
+#   - flatten.sh: a script and what it #includes as one file;
 #   - make coccicheck COCCI=... MODE=report|patch M=tests/ against the
-#     linux-source-6.12 tree from ci/unpack-source.sh, when it is there;
+#     linux-source-6.12 tree from ci/unpack-source.sh, when it is there
+#     (a script that #includes as the copy flatten.sh makes: make runs
+#     spatch in the tree);
 #   - convert.sh behaviour (dry run, --apply, CRLF, read-only, errors,
 #     --to, second run).
 # Prints "ok N - name" / "not ok N - name" and a last line "cocci: N passed,
@@ -34,6 +39,11 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 . "$top/ci/tap.sh"
 
+# virtuals FILE: the virtual rules FILE declares, one a line.
+virtuals() {
+	sed -n 's/^virtual[[:space:]]//p' "$1" | tr -s ', ' '\n' | grep .
+}
+
 # cocci_options FILE: the "// Options:" line, as coccicheck uses it.
 cocci_options() {
 	sed -n 's|^// Options:||p' "$1" | head -n 1
@@ -48,9 +58,11 @@ run_spatch() {
 		# Only where the script declares it (spatch refuses the rest).
 		! grep -q "^virtual $_d\$" "$_cocci" || _defs="$_defs -D $_d"
 	done
+	# From semantic-patches/, where spatch before 1.3.1 looks #include
+	# files up.
 	# shellcheck disable=SC2046,SC2086
-	spatch --very-quiet $(cocci_options "$_cocci") -D patch $_defs \
-		--sp-file "$_cocci" --in-place "$_file" >/dev/null
+	(cd "$sp" && spatch --very-quiet $(cocci_options "$_cocci") -D patch \
+		$_defs --sp-file "$_cocci" --in-place "$_file" >/dev/null)
 }
 
 spec_values() {
@@ -82,6 +94,20 @@ build_module() {
 	done
 	[ $_built -eq 1 ] || echo "# $1: no kernel in MNCOMPAT_KERNEL_ENVS: build skipped"
 }
+
+# --- 0. the Python the scripts share (mncocci.py) ----------------------
+python3 "$here/test_mncocci.py" --tap >"$tmp/unit.out" 2>&1
+unit_status=$?
+sed -n '/^# /,$p' "$tmp/unit.out" >"$tmp/unit.trace"
+while read -r st name; do
+	case $st in
+	ok) ok "mncocci.py: $name" ;;
+	not-ok) not_ok "mncocci.py: $name" "$tmp/unit.trace" ;;
+	esac
+done <"$tmp/unit.out"
+if [ $unit_status -ne 0 ] && ! grep -q '^not-ok ' "$tmp/unit.out"; then
+	not_ok "mncocci.py: the unit tests run" "$tmp/unit.out"
+fi
 
 # --- 1. cases ---------------------------------------------------------
 cases=$*
@@ -184,8 +210,8 @@ done
 run_mode() {
 	_o=$tmp/mode-$(basename "$1")-$2
 	# shellcheck disable=SC2046
-	if spatch --very-quiet $(cocci_options "$1") -D "$2" \
-		--sp-file "$1" --dir "$tmp/inputs" >"$_o.out" 2>"$_o.err" &&
+	if (cd "$sp" && spatch --very-quiet $(cocci_options "$1") -D "$2" \
+		--sp-file "$1" --dir "$tmp/inputs") >"$_o.out" 2>"$_o.err" &&
 		! grep -qi 'error' "$_o.err"; then
 		echo 0 >"$_o.st"
 	else
@@ -214,10 +240,7 @@ for cocci in "$sp"/*.cocci; do
 			grep -q '^// Options:' "$cocci" &&
 			grep -q '^/// ' "$cocci" &&
 			head -n 1 "$cocci" | grep -q 'SPDX-License-Identifier' &&
-			grep -q '^virtual patch' "$cocci" &&
-			grep -q '^virtual report' "$cocci" &&
-			grep -q '^virtual context' "$cocci" &&
-			grep -q '^virtual org' "$cocci"; then
+			[ "$(virtuals "$cocci" | grep -cxE 'patch|report|context|org')" -eq 4 ]; then
 			ok "$name: coccicheck header conventions"
 		else
 			not_ok "$name: coccicheck header conventions"
@@ -226,16 +249,52 @@ for cocci in "$sp"/*.cocci; do
 	esac
 done
 
-# --- 3. make coccicheck in a packaged tree ----------------------------
+# --- 3. flatten.sh: one file, run from any directory -----------------
+# (what convert.sh and make coccicheck run)
+fc=$tmp/flatten
+mkdir -p "$fc/inc"
+cp "$here/6.10-change-pte/before.c" "$fc/in.c"
+opts=$(cocci_options "$sp/mn-6.10-change-pte.cocci")
+# shellcheck disable=SC2086
+if "$sp/flatten.sh" "$sp/mn-6.10-change-pte.cocci" >"$fc/6.10.cocci" 2>"$fc/err" &&
+	! grep -q '^#include "' "$fc/6.10.cocci" &&
+	(cd / && spatch --very-quiet $opts -D patch --sp-file "$fc/6.10.cocci" \
+		--in-place "$fc/in.c") >>"$fc/err" 2>&1 &&
+	diff -u "$here/6.10-change-pte/after.c" "$fc/in.c" >>"$fc/err"; then
+	ok "flatten.sh: the 6.10 script and its #include as one file give after.c from /"
+else
+	not_ok "flatten.sh: the 6.10 script and its #include as one file give after.c from /" "$fc/err"
+fi
+printf '#include "inc/none.cocci"\nvirtual patch\n\n@@\n@@\n- f();\n' >"$fc/bad.cocci"
+if "$sp/flatten.sh" "$fc/bad.cocci" >"$fc/bad.out" 2>"$fc/bad.err"; then
+	not_ok "flatten.sh: an #include that is not there is an error" "$fc/bad.out"
+elif [ -s "$fc/bad.out" ] || ! grep -q 'inc/none.cocci' "$fc/bad.err"; then
+	not_ok "flatten.sh: an #include that is not there is an error" "$fc/bad.err"
+else
+	ok "flatten.sh: an #include that is not there is an error, named, and nothing written"
+fi
+
+# --- 4. make coccicheck in a packaged tree ----------------------------
 tree=
 if [ $coccicheck = yes ]; then
 	tree=$("$top/ci/unpack-source.sh" 6.12 2>/dev/null) || tree=
 fi
 if [ -n "$tree" ] && [ -f "$tree/scripts/coccicheck" ]; then
+	mkdir "$tmp/flat"
 	for cocci in "$sp"/*.cocci; do
 		name=$(basename "$cocci")
+		# make runs spatch in the kernel tree: a script that #includes
+		# runs as the copy flatten.sh makes, the others as they are.
+		run=$cocci
+		if grep -q '^#include "' "$cocci"; then
+			run=$tmp/flat/$name
+			if ! "$sp/flatten.sh" "$cocci" >"$run" 2>"$tmp/cc.err"; then
+				not_ok "$name: flatten.sh" "$tmp/cc.err"
+				continue
+			fi
+		fi
 		for mode in report patch; do
-			if make -s -C "$tree" coccicheck COCCI="$cocci" \
+			if make -s -C "$tree" coccicheck COCCI="$run" \
 				MODE=$mode M="$tmp/inputs" J=2 \
 				>"$tmp/cc.out" 2>"$tmp/cc.err" &&
 				! grep -q 'coccicheck failed' "$tmp/cc.out" \
@@ -257,7 +316,7 @@ else
 	echo "# make coccicheck checks skipped: no linux-source-6.12 tree"
 fi
 
-# --- 4. convert.sh ----------------------------------------------------
+# --- 5. convert.sh ----------------------------------------------------
 . "$here/convert-checks.sh"
 
 tap_end cocci

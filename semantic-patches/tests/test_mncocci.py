@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of mncocci.py, the Python the semantic patches share.
+
+Usage: semantic-patches/tests/test_mncocci.py [--tap]
+Without spatch: a position is a stand-in with the file, line and column
+spatch gives (strings), the module view runs on small files written here.
+--tap: one "ok NAME" or "not-ok NAME" line per test (tests/run.sh turns
+them into its TAP lines), the failures' tracebacks after them.
+"""
+import io
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..'))
+import mncocci  # noqa: E402
+
+
+class Pos:
+    """One element of a position metavariable, as spatch gives it."""
+
+    def __init__(self, file, line, column=0):
+        self.file = file
+        self.line = str(line)
+        self.column = str(column)
+
+
+def at(file, line, column=0):
+    return [Pos(file, line, column)]
+
+
+class Files(unittest.TestCase):
+    """A scratch directory for the C files of a test."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def write(self, name, text):
+        path = os.path.join(self.dir.name, name)
+        with open(path, 'w') as fh:
+            fh.write(text)
+        return path
+
+
+class StepTest(unittest.TestCase):
+    def test_defines_and_mode(self):
+        argv = ['spatch', '-D', 'patch', '--sp-file', 'x.cocci', '-D',
+                'compat', '-D', 'n=3']
+        self.assertEqual(mncocci.defines(argv), {'patch', 'compat', 'n'})
+        self.assertEqual(mncocci.Step('4.13', argv).mode, 'patch')
+        self.assertEqual(mncocci.Step('4.13', ['spatch', '-D', 'org']).mode,
+                         'org')
+        self.assertEqual(mncocci.Step('4.13', ['spatch', '-D', 'context']).mode,
+                         'report')
+        self.assertEqual(mncocci.Step('4.13', ['spatch']).mode, 'report')
+        self.assertEqual(mncocci.defines(['spatch', '-D']), set())
+
+    def test_patch_note_goes_to_stderr_line(self):
+        out = io.StringIO()
+        step = mncocci.Step('6.10', ['spatch', '-D', 'patch'], out)
+        step.note(at('a.c', 12, 3), 'removed: f (change_pte)')
+        self.assertEqual(out.getvalue(),
+                         'a.c:12: [6.10] removed: f (change_pte)\n')
+
+    def test_this_process(self):
+        # Not spatch: no -D, so report mode.
+        self.assertEqual(mncocci.Step('x').mode, 'report')
+
+
+class PositionTest(unittest.TestCase):
+    def test_key_and_line_col(self):
+        p = at('f.c', 9, 14)
+        self.assertEqual(mncocci.key(p), ('f.c', '9', '14'))
+        self.assertEqual(mncocci.line_col(p), (9, 14))
+        self.assertLess(mncocci.line_col(at('f.c', 9, 2)),
+                        mncocci.line_col(at('f.c', 10, 0)))
+
+
+class CppTest(Files):
+    SRC = '''static void a(void)
+{
+	x();
+}
+
+static void b(void)
+{
+#ifdef CONFIG_X
+	x();
+#else
+	y();
+#endif
+}
+
+#if A
+static void c(void)
+{
+}
+#elif B
+static void c(void)
+{
+}
+#else
+#ifdef D
+static int d;
+#endif
+#endif
+'''
+
+    def test_split_by_cpp(self):
+        f = self.write('s.c', self.SRC)
+        self.assertFalse(mncocci.split_by_cpp(at(f, 1)))
+        self.assertTrue(mncocci.split_by_cpp(at(f, 6)))
+        self.assertTrue(mncocci.split_by_cpp(at(f + '.none', 1)))
+
+    def test_cpp_ctx(self):
+        f = self.write('s.c', self.SRC)
+        self.assertEqual(mncocci.cpp_ctx(f, 3), ())
+        self.assertEqual(mncocci.cpp_ctx(f, 9), ((8, 0),))
+        self.assertEqual(mncocci.cpp_ctx(f, 11), ((8, 1),))
+        self.assertEqual(mncocci.cpp_ctx(f, 16), ((15, 0),))
+        self.assertEqual(mncocci.cpp_ctx(f, 20), ((15, 1),))
+        self.assertEqual(mncocci.cpp_ctx(f, 25), ((15, 2), (24, 0)))
+        self.assertIsNone(mncocci.cpp_ctx(f + '.none', 3))
+
+    def test_cpp_branches(self):
+        f = self.write('s.c', self.SRC)
+        self.assertEqual(mncocci.cpp_branches(f, 8), (2, True))
+        self.assertEqual(mncocci.cpp_branches(f, 15), (3, True))
+        self.assertEqual(mncocci.cpp_branches(f, 24), (1, False))
+        self.assertEqual(mncocci.cpp_branches(f + '.none', 8), (0, False))
+
+    def test_lines_follow_the_file(self):
+        f = self.write('l.c', 'a\nb\n')
+        self.assertEqual(mncocci.lines_of(f), ['a', 'b', ''])
+        st = os.stat(f)
+        with open(f, 'w') as fh:
+            fh.write('c\nd\ne\n')
+        os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns + 1000))
+        self.assertEqual(mncocci.lines_of(f), ['c', 'd', 'e', ''])
+        self.assertIsNone(mncocci.lines_of(f + '.none'))
+
+
+class WrapTest(unittest.TestCase):
+    def test_fits(self):
+        self.assertEqual(mncocci.wrap('\t', 'f', ['a', 'b']), 'f(a, b);')
+
+    def test_continuation_under_first_argument(self):
+        args = ['mm', 'address & PMD_MASK', '(address & PMD_MASK) + PMD_SIZE']
+        text = mncocci.wrap('\t\t', 'mmu_notifier_invalidate_range', args)
+        lines = text.split('\n')
+        self.assertEqual(lines[0], 'mmu_notifier_invalidate_range(mm, address & PMD_MASK,')
+        # 16 columns of indent + "mmu_notifier_invalidate_range(": 46.
+        self.assertEqual(lines[1], '\t' * 5 + ' ' * 6 + '(address & PMD_MASK) + PMD_SIZE);')
+        self.assertLessEqual(len(('\t\t' + lines[0]).expandtabs(8)), 80)
+        self.assertLessEqual(len(lines[1].expandtabs(8)), 80)
+
+    def test_macro_arguments(self):
+        macro = 'MNCOMPAT_MMU_NOTIFIER_OPS'
+        a = ['refault_ops', 'NULL', 'refault_invalidate_range_start',
+             'refault_invalidate_page_range_end',
+             'refault_arch_invalidate_secondary_tlbs',
+             'MNCOMPAT_RANGE_START_MAY_SLEEP']
+        self.assertEqual(
+            mncocci.wrap('', macro, a),
+            'MNCOMPAT_MMU_NOTIFIER_OPS(refault_ops, NULL, refault_invalidate_range_start,\n'
+            '\t\t\t  refault_invalidate_page_range_end,\n'
+            '\t\t\t  refault_arch_invalidate_secondary_tlbs,\n'
+            '\t\t\t  MNCOMPAT_RANGE_START_MAY_SLEEP);')
+
+
+class ModuleTest(Files):
+    """sleep_of() and the removal notes, through mnmodule.py on a file of
+    its own (no convert.sh: the file is its module)."""
+
+    SRC = '''#include <linux/mutex.h>
+#include <linux/mmu_notifier.h>
+
+static void slow(struct dev *d)
+{
+	mutex_lock(&d->lock);
+	mutex_unlock(&d->lock);
+}
+
+static void a_page(struct mmu_notifier *mn, struct mm_struct *mm,
+		   unsigned long address)
+{
+	slow(dev_of(mn));
+}
+
+static void b_page(struct mmu_notifier *mn, struct mm_struct *mm,
+		   unsigned long address)
+{
+	other_module_flush(address);
+}
+
+static void c_page(struct mmu_notifier *mn, struct mm_struct *mm,
+		   unsigned long address)
+{
+	spin_lock(&lock);
+	spin_unlock(&lock);
+}
+'''
+
+    def setUp(self):
+        super().setUp()
+        self.env = {k: os.environ.pop(k) for k in
+                    ('MNCOMPAT_MODULE_BASE', 'MNCOMPAT_STEP_MAP')
+                    if k in os.environ}
+        self.f = self.write('m.c', self.SRC)
+
+    def tearDown(self):
+        os.environ.update(self.env)
+        super().tearDown()
+
+    def test_sleep_of(self):
+        p = at(self.f, 10)
+        v, words = mncocci.sleep_of(p, 'a_page')
+        self.assertEqual(v, 'sleeps')
+        self.assertTrue(words.startswith('a_page -> slow -> mutex_lock; '),
+                        words)
+        v, words = mncocci.sleep_of(p, 'b_page')
+        self.assertEqual(v, 'unknown')
+        self.assertIn('other_module_flush()', words)
+        self.assertTrue(words.endswith(', ' + mncocci.NOT_FOLLOWED), words)
+        self.assertEqual(mncocci.sleep_of(p, 'c_page'), ('atomic', None))
+
+    def test_dying(self):
+        out = io.StringIO()
+        step = mncocci.Step('6.10', ['spatch', '-D', 'patch'], out)
+        d = mncocci.Dying(step, 'change_pte', 'change_pte, gone since 6.10',
+                          other_files=True)
+        self.assertTrue(d.is_field('change_pte'))
+        self.assertFalse(d.is_field('invalidate_page'))
+        p, pt = at(self.f, 31, 15), at(self.f, 30)
+        d.table(p, pt, 'ops', 'a_page')
+        d.callback(p, 'invalidate_range_end', 'e')
+        d.definition('a_page', at(self.f, 10))
+        t = d.tables[mncocci.key(p)]
+        self.assertEqual((t['ops'], t['table'], t['end'], t['cbs']),
+                         ('ops', 30, 'e', {'e'}))
+        self.assertEqual(d.defs, {'a_page': [10]})
+        self.assertTrue(d.drops(p))
+        self.assertEqual(d.droppable(p, at(self.f, 10), 'a_page'), 'a_page')
+        self.assertEqual(d.helper_droppable(p, at(self.f, 4), 'slow'), 'slow')
+        d.removed(p, 'a_page')
+        d.removed(p, 'slow', 'static helper only the removed callback used')
+        self.assertTrue(d.was_dropped('slow'))
+        self.assertFalse(d.was_dropped('b_page'))
+        d.assigned(at(self.f, 40))
+        self.assertEqual(out.getvalue().split('\n')[:3], [
+            '%s:31: [6.10] removed: a_page (change_pte, gone since 6.10)' % self.f,
+            '%s:31: [6.10] removed: slow (static helper only the removed callback used)' % self.f,
+            '%s:40: [6.10] review: run-time assignment to ->change_pte (gone since 6.10): remove it' % self.f])
+        # A new file: the facts of the previous one go.
+        g = self.write('n.c', '')
+        d.table(at(g, 1), at(g, 1), 'x', 'y')
+        self.assertEqual(list(d.tables), [mncocci.key(at(g, 1))])
+        self.assertEqual(d.defs, {})
+        self.assertFalse(d.was_dropped('slow'))
+
+    def test_dying_keeps_what_is_split(self):
+        out = io.StringIO()
+        step = mncocci.Step('4.13', ['spatch', '-D', 'patch'], out)
+        d = mncocci.Dying(step, 'invalidate_page')
+        f = self.write('s.c', CppTest.SRC)
+        self.assertEqual(d.droppable(at(f, 20), at(f, 6), 'b'), mncocci.NONE)
+        self.assertEqual(d.helper_droppable(at(f, 20), at(f, 6), 'b'),
+                         mncocci.NONE)
+        self.assertEqual(step.unsplit(at(f, 6), 'b'), mncocci.NONE)
+        self.assertEqual(step.unsplit(at(f, 1), 'a'), 'a')
+        self.assertEqual(out.getvalue().split('\n')[:3], [
+            '%s:20: [4.13] review: b is split by #if/#else: field dropped, remove the function by hand' % f,
+            '%s:20: [4.13] review: b is now unused but split by #if/#else (line 6): remove it by hand' % f,
+            '%s:6: [4.13] review: b is split by #if/#else (spatch sees one branch): not converted, give every branch the 4.13 prototype by hand' % f])
+
+
+def tap():
+    """Run every test; "ok NAME" / "not-ok NAME" lines, then the
+    tracebacks.  Exit status 1 when one failed."""
+    suite = unittest.defaultTestLoader.loadTestsFromModule(
+        sys.modules[__name__])
+    failed = []
+    for case in unittest.TestSuite(suite)._tests:
+        for test in case:
+            result = unittest.TestResult()
+            test.run(result)
+            name = test.id().split('.', 1)[1]
+            if result.wasSuccessful():
+                print('ok %s' % name)
+            else:
+                print('not-ok %s' % name)
+                failed += result.failures + result.errors
+    for test, trace in failed:
+        print('# %s\n%s' % (test.id(), trace))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    if sys.argv[1:] == ['--tap']:
+        sys.exit(tap())
+    unittest.main()
