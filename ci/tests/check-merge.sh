@@ -7,12 +7,9 @@
 # compare the text report (but its timings), junit.xml and each ktap.tap
 # byte for byte.
 set -eu
+. "$(dirname "$0")/../lib.sh"
+# lib.sh takes the repo top to be the parent of this script's directory.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-
-die() {
-	echo "error: $*" >&2
-	exit 1
-}
 
 [ $# -eq 1 ] || die "usage: check-merge.sh WORKDIR"
 work=$1

@@ -13,12 +13,9 @@
 #     deb-kernel matrix in a temp dir, about a minute)
 # Ends with "reports: N passed, M failed".
 set -eu
+. "$(dirname "$0")/../lib.sh"
+# lib.sh takes the repo top to be the parent of this script's directory.
 top=$(cd "$(dirname "$0")/../.." && pwd)
-
-die() {
-	echo "error: $*" >&2
-	exit 1
-}
 
 [ $# -ge 1 ] || die "usage: check-reports.sh RESULTS_DIR..."
 for results; do

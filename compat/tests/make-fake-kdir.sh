@@ -23,10 +23,7 @@
 #                   for testing configure.sh's error
 set -eu
 
-die() {
-	echo "make-fake-kdir.sh: $*" >&2
-	exit 1
-}
+. "$(dirname "$0")/../../ci/lib.sh"
 
 [ $# -eq 3 ] || die "usage: make-fake-kdir.sh BASE_KDIR OUTROOT GENERATION"
 base=$1

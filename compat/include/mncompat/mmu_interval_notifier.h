@@ -210,6 +210,21 @@ __mncompat_interval_init(struct mncompat_mmu_interval_notifier *sub,
 	return 0;
 }
 
+/* Set up the interval and register its notifier (mmap lock held or not). */
+static inline int
+__mncompat_insert(struct mncompat_mmu_interval_notifier *sub,
+		  struct mm_struct *mm, unsigned long start, unsigned long length,
+		  const struct mncompat_mmu_interval_notifier_ops *ops,
+		  bool mmap_locked)
+{
+	int ret = __mncompat_interval_init(sub, mm, start, length, ops);
+
+	if (ret)
+		return ret;
+	return mmap_locked ? __mmu_notifier_register(&sub->mn, mm) :
+			     mmu_notifier_register(&sub->mn, mm);
+}
+
 /**
  * mncompat_mmu_interval_notifier_insert - mmu_interval_notifier_insert()
  * @interval_sub: the interval to watch, caller-allocated
@@ -225,10 +240,7 @@ static inline int mncompat_mmu_interval_notifier_insert(
 	struct mm_struct *mm, unsigned long start, unsigned long length,
 	const struct mncompat_mmu_interval_notifier_ops *ops)
 {
-	int ret = __mncompat_interval_init(interval_sub, mm, start, length,
-					   ops);
-
-	return ret ? ret : mmu_notifier_register(&interval_sub->mn, mm);
+	return __mncompat_insert(interval_sub, mm, start, length, ops, false);
 }
 
 /* As above, with the mmap lock already held for write. */
@@ -237,10 +249,7 @@ static inline int mncompat_mmu_interval_notifier_insert_locked(
 	struct mm_struct *mm, unsigned long start, unsigned long length,
 	const struct mncompat_mmu_interval_notifier_ops *ops)
 {
-	int ret = __mncompat_interval_init(interval_sub, mm, start, length,
-					   ops);
-
-	return ret ? ret : __mmu_notifier_register(&interval_sub->mn, mm);
+	return __mncompat_insert(interval_sub, mm, start, length, ops, true);
 }
 
 /* Stop watching; waits for running callbacks. May sleep. */

@@ -84,23 +84,19 @@ struct mmu_notifier_range {
 
 /* Designated initialiser of a range, for every struct layout. */
 #ifdef MNCOMPAT_HAVE_MMU_NOTIFIER_RANGE_BLOCKABLE
-#define __MNCOMPAT_RANGE(mm_, start_, end_, blockable_)			\
-	{								\
-		.mm = (mm_),						\
-		.start = (start_),					\
-		.end = (end_),						\
-		.flags = (blockable_) ? MMU_NOTIFIER_RANGE_BLOCKABLE : 0, \
-		.event = MMU_NOTIFY_CLEAR,				\
-	}
+#define __MNCOMPAT_RANGE_BLOCKABLE(blockable_)				\
+	.flags = (blockable_) ? MMU_NOTIFIER_RANGE_BLOCKABLE : 0,	\
+	.event = MMU_NOTIFY_CLEAR,
 #else
+#define __MNCOMPAT_RANGE_BLOCKABLE(blockable_)	.blockable = (blockable_),
+#endif
 #define __MNCOMPAT_RANGE(mm_, start_, end_, blockable_)			\
 	{								\
 		.mm = (mm_),						\
 		.start = (start_),					\
 		.end = (end_),						\
-		.blockable = (blockable_),				\
+		__MNCOMPAT_RANGE_BLOCKABLE(blockable_)			\
 	}
-#endif
 
 /**
  * mncompat_range_blockable - may the callback sleep for this range?
@@ -213,49 +209,53 @@ __mncompat_range_start_nofail(const struct mncompat_mmu_notifier_desc *desc,
 			  "mncompat: invalidate_range_start failed where the kernel cannot handle it\n");
 }
 
+/*
+ * The parameters of a pre-5.0 range callback, and the range they give
+ * (declared as "range"), for the trampolines below.
+ */
+#define __MNCOMPAT_OLD_PARAMS						\
+	struct mmu_notifier *mn, struct mm_struct *mm,			\
+	unsigned long start_, unsigned long end_
+#define __MNCOMPAT_OLD_RANGE(blockable_)				\
+	const struct mmu_notifier_range range =				\
+		__MNCOMPAT_RANGE(mm, start_, end_, blockable_)
+
+/* The table's field: the trampoline, or NULL where fn is NULL. */
+#define __MNCOMPAT_TRAMP_FIELD(field, fn, ops, what)			\
+	.field = __MNCOMPAT_UNLESS_NULL(fn, __MNCOMPAT_TRAMP(ops, what)),
+
 #if defined(MNCOMPAT_HAVE_RANGE_START_RANGE)
 #define __MNCOMPAT_RANGE_START(start, ...)				\
 	.invalidate_range_start = (start),
 #define __MNCOMPAT_DEFINE_RANGE_START(...)
-#elif defined(MNCOMPAT_HAVE_RANGE_START_BLOCKABLE)
-/* 4.19-4.20: int (mn, mm, start, end, bool blockable). */
+#else
 #define __MNCOMPAT_RANGE_START(start, ops)				\
-	.invalidate_range_start = __MNCOMPAT_UNLESS_NULL(start,		\
-				__MNCOMPAT_TRAMP(ops, range_start)),
+	__MNCOMPAT_TRAMP_FIELD(invalidate_range_start, start, ops, range_start)
+#if defined(MNCOMPAT_HAVE_RANGE_START_BLOCKABLE)
+/* 4.19-4.20: int (mn, mm, start, end, bool blockable). */
 #define __MNCOMPAT_DEFINE_RANGE_START(ops, ...)			\
 	static int __maybe_unused					\
-	ops##__mncompat_range_start(struct mmu_notifier *mn,	\
-				    struct mm_struct *mm,		\
-				    unsigned long start_,		\
-				    unsigned long end_,			\
-				    bool blockable)			\
+	ops##__mncompat_range_start(__MNCOMPAT_OLD_PARAMS, bool blockable) \
 	{								\
-		const struct mmu_notifier_range range =			\
-			__MNCOMPAT_RANGE(mm, start_, end_, blockable);	\
+		__MNCOMPAT_OLD_RANGE(blockable);			\
 									\
 		return __MNCOMPAT_DESC(ops).invalidate_range_start(mn,	\
 								   &range); \
 	}
 #elif defined(MNCOMPAT_HAVE_RANGE_START_VOID4)
 /* 2.6.27-4.18: void (mn, mm, start, end); always allowed to sleep. */
-#define __MNCOMPAT_RANGE_START(start, ops)				\
-	.invalidate_range_start = __MNCOMPAT_UNLESS_NULL(start,		\
-				__MNCOMPAT_TRAMP(ops, range_start)),
 #define __MNCOMPAT_DEFINE_RANGE_START(ops, ...)			\
 	static void __maybe_unused					\
-	ops##__mncompat_range_start(struct mmu_notifier *mn,	\
-				    struct mm_struct *mm,		\
-				    unsigned long start_,		\
-				    unsigned long end_)			\
+	ops##__mncompat_range_start(__MNCOMPAT_OLD_PARAMS)		\
 	{								\
-		const struct mmu_notifier_range range =			\
-			__MNCOMPAT_RANGE(mm, start_, end_, true);	\
+		__MNCOMPAT_OLD_RANGE(true);				\
 									\
 		__mncompat_range_start_nofail(&__MNCOMPAT_DESC(ops),	\
 					      mn, &range);		\
 	}
 #else
 #error "mncompat: no known invalidate_range_start form: rerun compat/configure.sh"
+#endif
 #endif
 
 #if defined(MNCOMPAT_HAVE_RANGE_END_RANGE)
@@ -267,17 +267,12 @@ __mncompat_range_start_nofail(const struct mncompat_mmu_notifier_desc *desc,
  * the range was blockable; it was, except for the 4.19-4.20 oom reaper.
  */
 #define __MNCOMPAT_RANGE_END(end, ops)					\
-	.invalidate_range_end = __MNCOMPAT_UNLESS_NULL(end,		\
-				__MNCOMPAT_TRAMP(ops, range_end)),
+	__MNCOMPAT_TRAMP_FIELD(invalidate_range_end, end, ops, range_end)
 #define __MNCOMPAT_DEFINE_RANGE_END(ops, ...)				\
 	static void __maybe_unused					\
-	ops##__mncompat_range_end(struct mmu_notifier *mn,	\
-				  struct mm_struct *mm,			\
-				  unsigned long start_,			\
-				  unsigned long end_)			\
+	ops##__mncompat_range_end(__MNCOMPAT_OLD_PARAMS)		\
 	{								\
-		const struct mmu_notifier_range range =			\
-			__MNCOMPAT_RANGE(mm, start_, end_, true);	\
+		__MNCOMPAT_OLD_RANGE(true);				\
 									\
 		__MNCOMPAT_DESC(ops).invalidate_range_end(mn, &range);	\
 	}

@@ -118,6 +118,10 @@ UNARY_PREC = 14
 POSTFIX_PREC = 15
 
 
+# what ends a declarator in a declaration (at bracket depth 0)
+DECLARATOR_END = ('=', ',', ';')
+
+
 class Parser:
     def __init__(self, toks):
         self.toks = toks
@@ -174,20 +178,25 @@ class Parser:
         t = self.peek(k)
         return t is not None and t.kind == 'id' and t.text in TYPE_WORDS
 
-    def type_name(self, stop):
-        """A type name up to (not including) a token in STOP at depth 0."""
+    def until(self, stop, what):
+        """The tokens up to (not including) a token in STOP at depth 0;
+        WHAT names them in the error when the text ends first."""
         out, depth = [], 0
         while True:
             t = self.peek()
             if t is None:
-                raise ParseError('unterminated type name')
+                raise ParseError('unterminated ' + what)
             if depth == 0 and t.text in stop:
-                break
+                return out
             if t.text in '([{':
                 depth += 1
             elif t.text in ')]}':
                 depth -= 1
             out.append(self.next())
+
+    def type_name(self, stop):
+        """A type name up to (not including) a token in STOP at depth 0."""
+        out = self.until(stop, 'type name')
         return Node('type', ' '.join(x.text for x in out),
                     origin=out[0].origin if out else None)
 
@@ -324,6 +333,13 @@ class Parser:
         return Node('init', items, origin=start.origin)
 
     # statements
+    def condition(self):
+        """"( EXPR )", as after if, while and switch."""
+        self.expect('(')
+        e = self.expr()
+        self.expect(')')
+        return e
+
     def block(self):
         self.expect('{')
         out = []
@@ -347,20 +363,8 @@ class Parser:
     def declaration(self):
         """Declarators of one declaration: (type, stars+name+suffix, name,
         initialiser or None, origin)."""
-        toks = []
-        depth = 0
-        while True:
-            t = self.peek()
-            if t is None:
-                raise ParseError('unterminated declaration')
-            if depth == 0 and t.text in ('=', ',', ';'):
-                break
-            if t.text in '([{':
-                depth += 1
-            elif t.text in ')]}':
-                depth -= 1
-            toks.append(self.next())
-        base, first = split_declarator(toks)
+        base, first = split_declarator(self.until(DECLARATOR_END,
+                                                  'declaration'))
         decls = []
         declarator = first
         while True:
@@ -372,18 +376,7 @@ class Parser:
             if self.accept(';'):
                 return decls
             self.expect(',')
-            part = []
-            depth = 0
-            while True:
-                t = self.peek()
-                if depth == 0 and t.text in ('=', ',', ';'):
-                    break
-                if t.text in '([{':
-                    depth += 1
-                elif t.text in ')]}':
-                    depth -= 1
-                part.append(self.next())
-            declarator = part
+            declarator = self.until(DECLARATOR_END, 'declaration')
 
     def statement(self):
         t = self.peek()
@@ -398,9 +391,7 @@ class Parser:
             return ('empty', None, o)
         if w == 'if':
             self.next()
-            self.expect('(')
-            cond = self.expr()
-            self.expect(')')
+            cond = self.condition()
             then = self.statement()
             other = None
             if self.accept('else'):
@@ -420,27 +411,17 @@ class Parser:
                 clauses.append(self.expr())
                 self.expect(end)
             return ('for', (clauses, self.statement()), o)
-        if w == 'while':
+        if w in ('while', 'switch'):
             self.next()
-            self.expect('(')
-            cond = self.expr()
-            self.expect(')')
-            return ('while', (cond, self.statement()), o)
+            cond = self.condition()
+            return (w, (cond, self.statement()), o)
         if w == 'do':
             self.next()
             body = self.statement()
             self.expect('while')
-            self.expect('(')
-            cond = self.expr()
-            self.expect(')')
+            cond = self.condition()
             self.expect(';')
             return ('do', (body, cond), o)
-        if w == 'switch':
-            self.next()
-            self.expect('(')
-            e = self.expr()
-            self.expect(')')
-            return ('switch', (e, self.statement()), o)
         if w == 'case':
             self.next()
             e = self.expr(3)
@@ -470,17 +451,7 @@ class Parser:
             return ('label', w, o)
         if t.kind == 'id' and self.text(1) == '(' and w not in KEYWORDS:
             # NAME(...) { ... }: an iterator macro (radix_tree_for_each_slot)
-            j = self.i + 1
-            depth = 0
-            while j < len(self.toks):
-                x = self.toks[j].text
-                if x == '(':
-                    depth += 1
-                elif x == ')':
-                    depth -= 1
-                    if depth == 0:
-                        break
-                j += 1
+            j = matching(self.toks, self.i + 1, '(', ')')
             if j + 1 < len(self.toks) and self.toks[j + 1].text == '{':
                 self.next()
                 self.expect('(')
@@ -557,15 +528,7 @@ def top_level(toks):
             i += 1
             continue
         # a body or an initialiser: find its end
-        j, depth = i, 0
-        while j < n:
-            if toks[j].text == '{':
-                depth += 1
-            elif toks[j].text == '}':
-                depth -= 1
-                if depth == 0:
-                    break
-            j += 1
+        j = matching(toks, i, '{', '}')
         body = toks[i:j + 1]
         if len(head) == 2 and head[0].text in ('struct', 'union'):
             objects['%s %s' % (head[0].text, head[1].text)] = \
@@ -593,17 +556,24 @@ def top_level(toks):
 
 def function_name(head):
     """The name before the parameter list that ends HEAD."""
+    k = matching(head, len(head) - 1, ')', '(', -1)
+    return head[k - 1].text if k > 0 and head[k - 1].kind == 'id' else None
+
+
+def matching(toks, i, opening, closing, step=1):
+    """From toks[i] on, in STEP's direction: the index of the CLOSING
+    token that brings the OPENING ones back to depth 0 (len(toks), or -1
+    going back, when there is none)."""
     depth = 0
-    for k in range(len(head) - 1, -1, -1):
-        x = head[k].text
-        if x == ')':
+    while 0 <= i < len(toks):
+        if toks[i].text == opening:
             depth += 1
-        elif x == '(':
+        elif toks[i].text == closing:
             depth -= 1
             if depth == 0:
-                return head[k - 1].text if k > 0 and \
-                    head[k - 1].kind == 'id' else None
-    return None
+                return i
+        i += step
+    return i
 
 
 # ---------------------------------------------------------------- folding
@@ -746,40 +716,34 @@ def fold_statement(s):
                 return []
             return fold_statement(branch) if branch[0] != 'block' else \
                 fold_statements(branch[1])
-        then = ('block', fold_statements(as_list(then)), then[2])
+        then = folded_block(then)
         if other is not None:
-            other = ('block', fold_statements(as_list(other)), other[2])
+            other = folded_block(other)
         return [('if', (cond, then, other), o)]
     if kind == 'for':
         clauses, body = v
         clauses = [c if (c is None or isinstance(c, tuple)) else fold(c)
                    for c in clauses]
-        return [('for', (clauses, ('block', fold_statements(as_list(body)),
-                                   body[2])), o)]
+        return [('for', (clauses, folded_block(body)), o)]
     if kind == 'while':
         cond, body = v
         cond = fold(cond)
         if int_value(cond) == 0:
             return []
-        return [('while', (cond, ('block', fold_statements(as_list(body)),
-                                  body[2])), o)]
+        return [('while', (cond, folded_block(body)), o)]
     if kind == 'do':
         body, cond = v
         cond = fold(cond)
         if int_value(cond) == 0:
             return fold_statements(as_list(body))
-        return [('do', (('block', fold_statements(as_list(body)), body[2]),
-                        cond), o)]
+        return [('do', (folded_block(body), cond), o)]
     if kind == 'switch':
         e, body = v
-        return [('switch', (fold(e), ('block',
-                                      fold_statements(as_list(body)),
-                                      body[2])), o)]
+        return [('switch', (fold(e), folded_block(body)), o)]
     if kind == 'iter':
         name, args, body = v
         return [('iter', (name, [fold(a) for a in args],
-                          ('block', fold_statements(as_list(body)),
-                           body[2])), o)]
+                          folded_block(body)), o)]
     if kind in ('return', 'expr', 'case'):
         return [(kind, fold(v), o)]
     if kind == 'decl':
@@ -791,6 +755,11 @@ def fold_statement(s):
 
 def as_list(s):
     return s[1] if s[0] == 'block' else [s]
+
+
+def folded_block(s):
+    """Statement S, folded, as a block (at S's origin)."""
+    return ('block', fold_statements(as_list(s)), s[2])
 
 
 # -------------------------------------------------------------- rendering
@@ -982,15 +951,7 @@ def local_names(head, stmts):
 
 
 def head_param_start(head):
-    depth = 0
-    for k in range(len(head) - 1, -1, -1):
-        if head[k].text == ')':
-            depth += 1
-        elif head[k].text == '(':
-            depth -= 1
-            if depth == 0:
-                return k
-    return 0
+    return max(0, matching(head, len(head) - 1, ')', '(', -1))
 
 
 def render_statements(stmts, depth, names, out):

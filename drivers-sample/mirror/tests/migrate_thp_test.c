@@ -23,20 +23,14 @@ TEST(migrate_mirrored_thp)
 	char *raw = map_anon(2 * THP_SIZE), *huge;
 	void *addrs[THP_PAGES];
 	struct mirror_stats st;
-	bool told = false;
+	bool told;
 
 	ASSERT_GE(fd, 0);
 	ASSERT_NE(raw, NULL);
 	ASSERT_EQ(THP_SIZE / page, THP_PAGES);
 	if (!two_nodes())
 		SKIP(return, "one NUMA node only");
-	huge = (char *)(((uintptr_t)raw + THP_SIZE - 1) & ~(THP_SIZE - 1));
-	if (madvise(huge, THP_SIZE, MADV_HUGEPAGE))
-		SKIP(return, "no THP: madvise(MADV_HUGEPAGE): %s",
-		     strerror(errno));
-	fill(huge, THP_SIZE, 1);
-	if (anon_huge_kb(huge) < (long)(THP_SIZE >> 10))
-		SKIP(return, "the kernel gave no huge page here");
+	huge = huge_page_in(raw, 1, return);
 	ASSERT_EQ(dev_io(fd, MIRROR_IOC_MAP, huge, THP_SIZE, NULL), 0);
 	ASSERT_EQ(ioctl(fd, MIRROR_IOC_RESET), 0);
 	from = page_node(huge);
@@ -47,10 +41,7 @@ TEST(migrate_mirrored_thp)
 	addrs[0] = huge;
 	EXPECT_EQ(move_to_node(addrs, 1, target, status), 0);
 	st = stats(fd);
-	for (unsigned int i = 0; i < st.nr_ranges; i++)
-		if (st.ranges[i].start <= (uintptr_t)huge &&
-		    st.ranges[i].end >= (uintptr_t)huge + THP_SIZE)
-			told = true;
+	told = told_range(&st, huge, THP_SIZE);
 	printf("# device told: invalidate_page %llu, range_start %llu, largest range %llu KiB\n",
 	       st.calls[MIRROR_CB_INVALIDATE_PAGE],
 	       st.calls[MIRROR_CB_RANGE_START], st.max_range >> 10);

@@ -24,13 +24,7 @@ FIXTURE(lifecycle)
 FIXTURE_SETUP(lifecycle)
 {
 	self->len = NR_PAGES * sysconf(_SC_PAGESIZE);
-	self->fd = open("/dev/" MIRROR_DEVICE_NAME, O_RDWR);
-	ASSERT_GE(self->fd, 0);
-	self->buf = map_anon(self->len);
-	ASSERT_NE(self->buf, NULL);
-	fill(self->buf, self->len, 1);
-	ASSERT_EQ(dev_io(self->fd, MIRROR_IOC_MAP, self->buf, self->len, NULL),
-		  0);
+	map_into_device(self, 1);
 }
 
 FIXTURE_TEARDOWN(lifecycle)

@@ -122,6 +122,22 @@ static inline char *map_anon(size_t len)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/*
+ * In a FIXTURE_SETUP whose fixture has fd, len and buf: open the device,
+ * map self->len bytes at self->buf, write seed's pattern there and map
+ * them into the device.
+ */
+#define map_into_device(self, seed)					\
+	do {								\
+		self->fd = open("/dev/" MIRROR_DEVICE_NAME, O_RDWR);	\
+		ASSERT_GE(self->fd, 0);					\
+		self->buf = map_anon(self->len);			\
+		ASSERT_NE(self->buf, NULL);				\
+		fill(self->buf, self->len, seed);			\
+		ASSERT_EQ(dev_io(self->fd, MIRROR_IOC_MAP, self->buf,	\
+				 self->len, NULL), 0);			\
+	} while (0)
+
 static inline void write_file(const char *path, const char *val)
 {
 	int fd = open(path, O_WRONLY);
@@ -175,6 +191,39 @@ static inline long smaps_kb(const void *addr, const char *field)
 static inline long anon_huge_kb(const void *addr)
 {
 	return smaps_kb(addr, "AnonHugePages:");
+}
+
+/*
+ * In a test body: the THP_SIZE-aligned half of raw (2 * THP_SIZE bytes
+ * from map_anon()), backed by a huge page and written with seed's pattern;
+ * where the kernel gives none, the test is skipped, then statement runs
+ * (as with SKIP(), it ends in return).
+ */
+#define huge_page_in(raw, seed, statement)				\
+	({								\
+		char *__huge = (char *)(((uintptr_t)(raw) + THP_SIZE - 1) & \
+					~(THP_SIZE - 1));		\
+									\
+		if (madvise(__huge, THP_SIZE, MADV_HUGEPAGE))		\
+			SKIP(statement,				\
+			     "no THP: madvise(MADV_HUGEPAGE): %s",	\
+			     strerror(errno));				\
+		fill(__huge, THP_SIZE, seed);				\
+		if (anon_huge_kb(__huge) < (long)(THP_SIZE >> 10))	\
+			SKIP(statement,				\
+			     "the kernel gave no huge page here");	\
+		__huge;							\
+	})
+
+/* Whether the device was told of a range that covers [addr, addr + len). */
+static inline bool told_range(const struct mirror_stats *st, const void *addr,
+			      size_t len)
+{
+	for (unsigned int i = 0; i < st->nr_ranges; i++)
+		if (st->ranges[i].start <= (uintptr_t)addr &&
+		    st->ranges[i].end >= (uintptr_t)addr + len)
+			return true;
+	return false;
 }
 
 /* How many pages of [addr, addr + len) are in memory (mincore), or -1. */

@@ -39,14 +39,8 @@ FIXTURE_SETUP(mirror)
 {
 	self->page = sysconf(_SC_PAGESIZE);
 	self->len = NR_PAGES * self->page;
-	self->fd = open("/dev/" MIRROR_DEVICE_NAME, O_RDWR);
-	ASSERT_GE(self->fd, 0);
-	self->buf = map_anon(self->len);
-	ASSERT_NE(self->buf, NULL);
+	map_into_device(self, 1);
 	/* The device works before any event: it reads what the CPU wrote. */
-	fill(self->buf, self->len, 1);
-	ASSERT_EQ(dev_io(self->fd, MIRROR_IOC_MAP, self->buf, self->len, NULL),
-		  0);
 	ASSERT_EQ(device_reads(self->fd, self->buf, self->len, 1), COHERENT);
 	ASSERT_EQ(ioctl(self->fd, MIRROR_IOC_RESET), 0);
 }
@@ -161,20 +155,13 @@ TEST_F(mirror, mremap)
 TEST_F(mirror, thp_split_by_partial_mprotect)
 {
 	struct mirror_stats st;
-	bool saw_huge = false;
+	bool saw_huge;
 	char *raw, *huge;
 	__u64 mapped;
 
 	raw = map_anon(2 * THP_SIZE);
 	ASSERT_NE(raw, NULL);
-	huge = (char *)(((uintptr_t)raw + THP_SIZE - 1) & ~(THP_SIZE - 1));
-	if (madvise(huge, THP_SIZE, MADV_HUGEPAGE))
-		SKIP(return, "no THP: madvise(MADV_HUGEPAGE): %s",
-		     strerror(errno));
-	fill(huge, THP_SIZE, 1);
-	if (anon_huge_kb(huge) < (long)(THP_SIZE >> 10))
-		SKIP(munmap(raw, 2 * THP_SIZE); return,
-		     "the kernel gave no huge page here");
+	huge = huge_page_in(raw, 1, munmap(raw, 2 * THP_SIZE); return);
 	ASSERT_EQ(dev_io(self->fd, MIRROR_IOC_MAP, huge, THP_SIZE, NULL), 0);
 	ASSERT_EQ(ioctl(self->fd, MIRROR_IOC_RESET), 0);
 	mapped = stats(self->fd).mapped_pages;
@@ -182,10 +169,7 @@ TEST_F(mirror, thp_split_by_partial_mprotect)
 	/* Splitting the PMD must invalidate the whole 2 MiB. */
 	ASSERT_EQ(mprotect(huge + 4 * self->page, self->page, PROT_READ), 0);
 	st = stats(self->fd);
-	for (unsigned int i = 0; i < st.nr_ranges; i++)
-		if (st.ranges[i].start <= (uintptr_t)huge &&
-		    st.ranges[i].end >= (uintptr_t)huge + THP_SIZE)
-			saw_huge = true;
+	saw_huge = told_range(&st, huge, THP_SIZE);
 	/*
 	 * A TLB-only device need not hear of the split (the pages stay); a
 	 * device with range callbacks must see the whole huge page go, and
