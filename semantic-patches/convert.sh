@@ -215,8 +215,8 @@ if [ -d "$path" ]; then
 	real_base=$(cd "$base" && pwd -P)
 	while IFS= read -r l; do
 		rel=${l#"$base"/}
-		target=$(readlink -f -- "$l") || target=
 		if [ -d "$l" ]; then
+			target=$(readlink -f -- "$l") || target=
 			# A directory of the tree is read where it is.
 			case $target in "$real_base"/*) continue ;; esac
 			n=$(grep -rlF --include='*.c' --include='*.h' mmu_notifier \
@@ -227,6 +227,7 @@ if [ -d "$path" ]; then
 		fi
 		case $l in *.c | *.h) ;; *) continue ;; esac
 		grep -qF mmu_notifier -- "$l" 2>/dev/null || continue
+		target=$(readlink -f -- "$l") || target=
 		case $target in
 		"$real_base"/*) echo "$rel:1: [convert] symbolic link to ${target#"$real_base"/}: converted there" >>"$tmp/links.inside" ;;
 		*) echo "$rel:1: [convert] review: symbolic link to $(readlink -- "$l"): not converted, convert its target" >>"$tmp/review.extra" ;;
