@@ -7,16 +7,16 @@
 #define _SHADOW_H
 
 #include <linux/mmu_notifier.h>
-#include <linux/radix-tree.h>
 #include <linux/spinlock.h>
 
+#include "devpt.h"
 #include "shadow_uapi.h"
 
 struct shadow_file {
 	struct mmu_notifier notifier;
 	struct mm_struct *mm;
 	spinlock_t lock;		/* protects pt, seq, active, stats */
-	struct radix_tree_root pt;	/* virtual page number -> struct page */
+	struct devpt pt;		/* virtual page number -> struct page */
 	unsigned long seq;		/* bumped by every drop */
 	unsigned int active;		/* range invalidations in progress */
 	struct shadow_stats stats;

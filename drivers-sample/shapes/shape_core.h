@@ -12,16 +12,16 @@
 #include <linux/completion.h>
 #include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
-#include <linux/radix-tree.h>
 #include <linux/spinlock.h>
 
+#include "devpt.h"
 #include "shape_uapi.h"
 
 struct shape_dev {
 	struct mmu_notifier mn;
 	struct mm_struct *mm;
 	spinlock_t lock;		/* pt, seq, busy, armed, stats */
-	struct radix_tree_root pt;	/* virtual page number -> page */
+	struct devpt pt;		/* virtual page number -> page */
 	unsigned long seq;		/* bumped by invalidations (pair) */
 	long busy;			/* invalidations in progress (pair) */
 	unsigned long armed;		/* SHAPE_IOC_ARM address, 0: none */

@@ -29,7 +29,7 @@ jobs=${MNCOMPAT_TEST_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 copy_tree() {
 	rm -rf "$1"
 	mkdir -p "$1/drivers-sample/mirror" "$1/compat"
-	cp -R "$here" "$top/drivers-sample/mirror"/*.[ch] \
+	cp -RL "$here" "$top/drivers-sample/mirror"/*.[ch] \
 		"$top/drivers-sample/mirror/Kbuild" "$1/drivers-sample/mirror/"
 	cp -R "$top/compat/include" "$1/compat/"
 }
