@@ -2,17 +2,27 @@
 /* devpt: the device page table of the sample devices (see devpt.h). */
 #include <linux/mm.h>
 #include <linux/sched.h>
-#include <mncompat/highmem.h>
 
 #include "devpt.h"
 
 /* Entries a pass of devpt_zap_locked() collects before dropping them. */
 #define DEVPT_ZAP_BATCH	16
 
-void devpt_init(struct devpt *pt, spinlock_t *lock)
+int devpt_register(struct devpt *pt, spinlock_t *lock,
+		   const struct mmu_notifier_ops *ops)
 {
+	if (!current->mm)
+		return -EINVAL;
 	pt->lock = lock;
 	INIT_RADIX_TREE(&pt->tree, GFP_ATOMIC);
+	pt->notifier.ops = ops;
+	pt->mm = current->mm;
+	return mmu_notifier_register(&pt->notifier, pt->mm);
+}
+
+void devpt_unregister(struct devpt *pt)
+{
+	mmu_notifier_unregister(&pt->notifier, pt->mm);
 }
 
 struct page *devpt_get(struct devpt *pt, unsigned long addr)
@@ -25,20 +35,6 @@ struct page *devpt_get(struct devpt *pt, unsigned long addr)
 		get_page(page);
 	spin_unlock(pt->lock);
 	return page;
-}
-
-int devpt_read_u64(struct devpt *pt, unsigned long addr, u64 *value)
-{
-	struct page *page = devpt_get(pt, addr);
-	void *vaddr;
-
-	if (!page)
-		return -ENOENT;
-	vaddr = mncompat_kmap_local_page(page);
-	*value = READ_ONCE(*(u64 *)(vaddr + offset_in_page(addr)));
-	mncompat_kunmap_local(page, vaddr);
-	put_page(page);
-	return 0;
 }
 
 int devpt_fault_begin(unsigned long addr, struct page **page)

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * devpt: a device page table (virtual page number -> struct page, one
- * page reference per entry) for the sample devices, protected by a spinlock
- * of its owner. The owner's fault and invalidation protocol (what makes a
- * faulted page still current) stays the owner's: devpt only stores, reads
- * and drops entries.
+ * page reference per entry) of the opener's mm for the sample devices,
+ * protected by a spinlock of its owner, and the MMU notifier the owner's
+ * glue gets the mm's invalidations through. The owner's fault and
+ * invalidation protocol (what makes a faulted page still current) stays the
+ * owner's: devpt only registers, stores, reads and drops entries.
  */
 #ifndef _DEVPT_H
 #define _DEVPT_H
 
+#include <linux/mmu_notifier.h>
 #include <linux/radix-tree.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -16,6 +18,8 @@
 struct page;
 
 struct devpt {
+	struct mmu_notifier notifier;	/* with the owner's ops, on mm */
+	struct mm_struct *mm;		/* the opener's */
 	/*
 	 * The owner's lock, which also guards its protocol's state. A radix
 	 * tree (not an XArray, 4.20+) so that the samples build from 4.4 on.
@@ -24,13 +28,17 @@ struct devpt {
 	struct radix_tree_root tree;	/* virtual page number -> page */
 };
 
-void devpt_init(struct devpt *pt, spinlock_t *lock);
+/*
+ * The table of the caller's mm, lock its lock, ops the notifier's: 0,
+ * -EINVAL for a caller without an mm, or mmu_notifier_register()'s error.
+ */
+int devpt_register(struct devpt *pt, spinlock_t *lock,
+		   const struct mmu_notifier_ops *ops);
+/* After it no callback runs: the table is its owner's alone. */
+void devpt_unregister(struct devpt *pt);
 
 /* A reference to the page the table maps addr to, or NULL. */
 struct page *devpt_get(struct devpt *pt, unsigned long addr);
-
-/* The u64 at the 8-byte aligned addr, read through the table: -ENOENT if unmapped. */
-int devpt_read_u64(struct devpt *pt, unsigned long addr, u64 *value);
 
 /*
  * A fault in three steps. devpt_fault_begin() may sleep: it takes a

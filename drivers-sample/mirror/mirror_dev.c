@@ -189,7 +189,7 @@ static int mirror_fault_page(struct mirror_file *mf, unsigned long addr)
 
 static int mirror_check_io(struct mirror_file *mf, const struct mirror_io *io)
 {
-	if (current->mm != mf->mm)
+	if (current->mm != mf->pt.mm)
 		return -EINVAL;
 	if (!io->len || io->addr + io->len < io->addr ||
 	    io->addr + io->len > TASK_SIZE_MAX)
@@ -254,7 +254,7 @@ static long mirror_hold(struct mirror_file *mf, u32 __user *arg)
 
 	if (get_user(hold_ms, arg))
 		return -EFAULT;
-	if (current->mm != mf->mm)
+	if (current->mm != mf->pt.mm)
 		return -EINVAL;
 	/* msleep() sleeps uninterruptibly: a kill does not end the wait. */
 	while (!fatal_signal_pending(current)) {
@@ -335,18 +335,13 @@ static int mirror_open(struct inode *inode, struct file *file)
 	struct mirror_file *mf;
 	int ret;
 
-	if (!current->mm)
-		return -EINVAL;
 	mf = kzalloc(sizeof(*mf), GFP_KERNEL);
 	if (!mf)
 		return -ENOMEM;
 	spin_lock_init(&mf->lock);
-	devpt_init(&mf->pt, &mf->lock);
 	init_waitqueue_head(&mf->idle);
 	mutex_init(&mf->sleep_lock);
-	mf->notifier.ops = mirror_notifier_ops();
-	mf->mm = current->mm;
-	ret = mmu_notifier_register(&mf->notifier, mf->mm);
+	ret = devpt_register(&mf->pt, &mf->lock, mirror_notifier_ops());
 	if (ret) {
 		kfree(mf);
 		return ret;
@@ -360,8 +355,7 @@ static int mirror_file_release(struct inode *inode, struct file *file)
 {
 	struct mirror_file *mf = file->private_data;
 
-	/* After this no callback runs: the table is ours alone. */
-	mmu_notifier_unregister(&mf->notifier, mf->mm);
+	devpt_unregister(&mf->pt);
 	spin_lock(&mf->lock);
 	mirror_unmap_range(mf, 0, ULONG_MAX);
 	spin_unlock(&mf->lock);

@@ -14,6 +14,7 @@
 #include <linux/uaccess.h>
 
 #include "devpt_misc.h"
+#include "devpt_word.h"
 #include "shadow.h"
 
 #define SHADOW_SNAP_TRIES	1000
@@ -117,7 +118,7 @@ static long shadow_ioctl(struct shadow_file *sf, unsigned int cmd,
 	struct devpt_word w;
 	int ret;
 
-	if (current->mm != sf->mm)
+	if (current->mm != sf->pt.mm)
 		return -EINVAL;
 	switch (cmd) {
 	case SHADOW_IOC_STATS:
@@ -127,16 +128,12 @@ static long shadow_ioctl(struct shadow_file *sf, unsigned int cmd,
 		return copy_to_user(uarg, &stats, sizeof(stats)) ? -EFAULT : 0;
 	case SHADOW_IOC_SNAP:
 	case SHADOW_IOC_READ:
-		if (copy_from_user(&w, uarg, sizeof(w)))
-			return -EFAULT;
-		if (w.addr % sizeof(u64) || w.addr >= TASK_SIZE)
-			return -EINVAL;
-		if (cmd == SHADOW_IOC_SNAP)
-			return shadow_snap(sf, w.addr);
-		ret = devpt_read_u64(&sf->pt, w.addr, &w.value);
+		ret = devpt_word_from_user(&w, uarg);
 		if (ret)
 			return ret;
-		return copy_to_user(uarg, &w, sizeof(w)) ? -EFAULT : 0;
+		if (cmd == SHADOW_IOC_SNAP)
+			return shadow_snap(sf, w.addr);
+		return devpt_word_read(&sf->pt, &w, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -149,16 +146,11 @@ static int shadow_open(struct inode *inode, struct file *file)
 	struct shadow_file *sf;
 	int ret;
 
-	if (!current->mm)
-		return -EINVAL;
 	sf = kzalloc(sizeof(*sf), GFP_KERNEL);
 	if (!sf)
 		return -ENOMEM;
 	spin_lock_init(&sf->lock);
-	devpt_init(&sf->pt, &sf->lock);
-	sf->notifier.ops = shadow_notifier_ops(track);
-	sf->mm = current->mm;
-	ret = mmu_notifier_register(&sf->notifier, sf->mm);
+	ret = devpt_register(&sf->pt, &sf->lock, shadow_notifier_ops(track));
 	if (ret) {
 		kfree(sf);
 		return ret;
@@ -171,8 +163,7 @@ static int shadow_file_release(struct inode *inode, struct file *file)
 {
 	struct shadow_file *sf = file->private_data;
 
-	/* After this no callback runs: the table is ours alone. */
-	mmu_notifier_unregister(&sf->notifier, sf->mm);
+	devpt_unregister(&sf->pt);
 	shadow_drop(sf, 0, ULONG_MAX);
 	kfree(sf);
 	return 0;

@@ -18,6 +18,7 @@
 #include <linux/uaccess.h>
 
 #include "devpt_misc.h"
+#include "devpt_word.h"
 #include "shape_core.h"
 
 #ifndef SHAPE_BREAK
@@ -89,7 +90,7 @@ static long shape_ioctl(struct shape_dev *sd, unsigned int cmd,
 	u64 addr;
 	int ret;
 
-	if (current->mm != sd->mm)
+	if (current->mm != sd->pt.mm)
 		return -EINVAL;
 	switch (cmd) {
 	case SHAPE_IOC_STATS:
@@ -116,16 +117,12 @@ static long shape_ioctl(struct shape_dev *sd, unsigned int cmd,
 		return 0;
 	case SHAPE_IOC_MAP:
 	case SHAPE_IOC_READ:
-		if (copy_from_user(&w, uarg, sizeof(w)))
-			return -EFAULT;
-		if (w.addr % sizeof(u64) || w.addr >= TASK_SIZE)
-			return -EINVAL;
-		if (cmd == SHAPE_IOC_MAP)
-			return shape_map(sd, w.addr);
-		ret = devpt_read_u64(&sd->pt, w.addr, &w.value);
+		ret = devpt_word_from_user(&w, uarg);
 		if (ret)
 			return ret;
-		return copy_to_user(uarg, &w, sizeof(w)) ? -EFAULT : 0;
+		if (cmd == SHAPE_IOC_MAP)
+			return shape_map(sd, w.addr);
+		return devpt_word_read(&sd->pt, &w, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -136,8 +133,6 @@ static int shape_open(struct inode *inode, struct file *file)
 	struct shape_dev *sd;
 	int ret;
 
-	if (!current->mm)
-		return -EINVAL;
 	sd = kzalloc(sizeof(*sd), GFP_KERNEL);
 	if (!sd)
 		return -ENOMEM;
@@ -145,10 +140,7 @@ static int shape_open(struct inode *inode, struct file *file)
 	mutex_init(&sd->cmd_lock);
 	init_completion(&sd->paused);
 	init_completion(&sd->resume);
-	devpt_init(&sd->pt, &sd->lock);
-	sd->mn.ops = shape_notifier_ops();
-	sd->mm = current->mm;
-	ret = mmu_notifier_register(&sd->mn, sd->mm);
+	ret = devpt_register(&sd->pt, &sd->lock, shape_notifier_ops());
 	if (ret) {
 		kfree(sd);
 		return ret;
@@ -161,8 +153,7 @@ static int shape_file_release(struct inode *inode, struct file *file)
 {
 	struct shape_dev *sd = file->private_data;
 
-	/* After this no callback runs: the table is ours alone. */
-	mmu_notifier_unregister(&sd->mn, sd->mm);
+	devpt_unregister(&sd->pt);
 	shape_drop(sd, 0, ULONG_MAX);
 	kfree(sd);
 	return 0;

@@ -52,7 +52,7 @@
 
 /* C mirror_log_range(unmodelled: statistics and the range log, all under mf->lock in mf->stats; digest: 1c1ecf3527e895ba): */
 
-/* C to_mirror(unmodelled: the model has one device): static inline struct mirror_file *to_mirror(struct mmu_notifier *mn) { return container_of(mn, struct mirror_file, notifier); } */
+/* C to_mirror(unmodelled: the model has one device; reviewed: the notifier is in mf->pt now): static inline struct mirror_file *to_mirror(struct mmu_notifier *mn) { return container_of(mn, struct mirror_file, pt.notifier); } */
 
 /* mirror_put_entry(): a page leaves the device page table. */
 inline mirror_put_entry(page)	/* C(pageref): static void mirror_put_entry(struct mirror_file *mf, struct page *page) { */
