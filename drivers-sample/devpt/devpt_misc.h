@@ -62,19 +62,20 @@ static inline void devpt_misc_deregister(struct miscdevice *const *devs,
 }
 
 /*
- * DEVPT_MODULE_MISC(devs): the module's init registers the devices of the
- * array devs, its exit deregisters them (in reverse order).
+ * DEVPT_MODULE_MISC(name): the module's init, name##_init(), registers the
+ * devices of the array name##_devs, its exit, name##_exit(), deregisters
+ * them (in reverse order).
  */
-#define DEVPT_MODULE_MISC(devs)						\
-static int __init devs##_init(void)					\
+#define DEVPT_MODULE_MISC(name)						\
+static int __init name##_init(void)					\
 {									\
-	return devpt_misc_register(devs, ARRAY_SIZE(devs));		\
+	return devpt_misc_register(name##_devs, ARRAY_SIZE(name##_devs)); \
 }									\
-module_init(devs##_init);						\
-static void __exit devs##_exit(void)					\
+module_init(name##_init);						\
+static void __exit name##_exit(void)					\
 {									\
-	devpt_misc_deregister(devs, ARRAY_SIZE(devs));			\
+	devpt_misc_deregister(name##_devs, ARRAY_SIZE(name##_devs));	\
 }									\
-module_exit(devs##_exit)
+module_exit(name##_exit)
 
 #endif /* _DEVPT_MISC_H */

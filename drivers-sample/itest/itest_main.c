@@ -9,7 +9,7 @@
 static struct miscdevice *const itest_devs[] = {
 	&itest_kernel_dev, &itest_emul_dev,
 };
-DEVPT_MODULE_MISC(itest_devs);
+DEVPT_MODULE_MISC(itest);
 
 MODULE_DESCRIPTION("mncompat test: mmu_interval_notifier, kernel's and emulated");
 MODULE_LICENSE("GPL");

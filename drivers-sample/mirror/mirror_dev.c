@@ -369,7 +369,7 @@ DEVPT_FOPS(mirror);
 static struct miscdevice mirror_misc =
 	DEVPT_MISC_DEVICE(MIRROR_DEVICE_NAME, &mirror_fops);
 static struct miscdevice *const mirror_devs[] = { &mirror_misc };
-DEVPT_MODULE_MISC(mirror_devs);
+DEVPT_MODULE_MISC(mirror);
 
 MODULE_DESCRIPTION("mncompat sample: a software secondary MMU kept coherent by MMU notifiers");
 MODULE_LICENSE("GPL");

@@ -178,7 +178,7 @@ static struct miscdevice shadow_track_dev =
 static struct miscdevice *const shadow_devs[] = {
 	&shadow_page_dev, &shadow_track_dev,
 };
-DEVPT_MODULE_MISC(shadow_devs);
+DEVPT_MODULE_MISC(shadow);
 
 MODULE_DESCRIPTION("mncompat sample: pre-4.13 notifier glue with two ops tables sharing one callback");
 MODULE_LICENSE("GPL");

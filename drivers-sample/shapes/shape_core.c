@@ -164,7 +164,7 @@ DEVPT_FOPS(shape);
 static struct miscdevice shape_misc =
 	DEVPT_MISC_DEVICE(KBUILD_MODNAME, &shape_fops);
 static struct miscdevice *const shape_devs[] = { &shape_misc };
-DEVPT_MODULE_MISC(shape_devs);
+DEVPT_MODULE_MISC(shape);
 
 MODULE_DESCRIPTION("mncompat fixture: a device mapping user pages on demand, with pre-4.13 notifier glue of one shape");
 MODULE_LICENSE("GPL");
