@@ -19,8 +19,9 @@ shift 3
 rm -rf "$outdir"
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
-# Copy the module's own files, not its tests/ or other samples.
-find "$moddir" -maxdepth 1 -type f -exec cp {} "$outdir/" \;
+# Copy the module's own files, not its tests/ or other samples (a link to
+# a file, e.g. drivers-sample/devpt's, as the file it names).
+find -L "$moddir" -maxdepth 1 -type f -exec cp {} "$outdir/" \;
 # Probe the kernel once for compat/ (MNCOMPAT_CONFIG may name a dir shared
 # by the suites of a kernel).
 config=${MNCOMPAT_CONFIG:-$outdir/compat}

@@ -12,7 +12,8 @@ trap 'rm -rf "$work"' EXIT
 pkg=mncompat-mirror ver=0.1
 src=$work/src/$pkg-$ver
 mkdir -p "$src" "$work/tree"
-find "$MNCOMPAT_TOP/drivers-sample/mirror" -maxdepth 1 -type f \
+# (links, to drivers-sample/devpt, as the files they name)
+find -L "$MNCOMPAT_TOP/drivers-sample/mirror" -maxdepth 1 -type f \
 	-exec cp {} "$src/" \;
 cp -r "$MNCOMPAT_TOP/compat" "$src/compat"
 dkms add -m "$pkg" -v "$ver" --sourcetree "$work/src" \

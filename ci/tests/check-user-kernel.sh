@@ -88,7 +88,7 @@ if ! grep -q '__copy(initfn)' "$srctree/include/linux/module.h" ||
 fi
 # A copy of mirror with a warning of its own, and its suite.
 mkdir -p "$base/planted"
-cp -r "$MNCOMPAT_TOP/drivers-sample/mirror" "$base/planted/mirror"
+cp -RL "$MNCOMPAT_TOP/drivers-sample/mirror" "$base/planted/mirror"
 printf '\nstatic int mirror_planted_unused;\n' >>"$base/planted/mirror/mirror_dev.c"
 cat >"$base/planted/mirror-planted.suite" <<EOT
 # mirror with a warning of its own: the build must fail on every user row.

@@ -5,9 +5,6 @@
  * its opener's address space; ioctls report what ops->invalidate saw and
  * run mmu_interval_read_begin()/mmu_interval_read_retry() (itest_uapi.h).
  */
-#include <linux/fs.h>
-#include <linux/miscdevice.h>
-#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -15,6 +12,7 @@
 #include <linux/uaccess.h>
 #include <mncompat/mmu_interval_notifier.h>
 
+#include "devpt_misc.h"
 #include "itest.h"
 #include "itest_uapi.h"
 
@@ -58,7 +56,7 @@ static int itest_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static int itest_release(struct inode *inode, struct file *file)
+static int itest_file_release(struct inode *inode, struct file *file)
 {
 	struct itest_file *f = file->private_data;
 
@@ -87,11 +85,9 @@ static long itest_insert(struct itest_file *f, const struct itest_state *in)
 	return ret;
 }
 
-static long itest_ioctl(struct file *file, unsigned int cmd,
-			unsigned long arg)
+static long itest_ioctl(struct itest_file *f, unsigned int cmd,
+			void __user *uarg)
 {
-	struct itest_file *f = file->private_data;
-	void __user *uarg = (void __user *)arg;
 	struct itest_state st;
 
 	if (cmd == ITEST_IOC_INSERT || cmd == ITEST_IOC_RETRY) {
@@ -124,16 +120,6 @@ static long itest_ioctl(struct file *file, unsigned int cmd,
 	return copy_to_user(uarg, &st, sizeof(st)) ? -EFAULT : 0;
 }
 
-static const struct file_operations itest_fops = {
-	.owner = THIS_MODULE,
-	.open = itest_open,
-	.release = itest_release,
-	.unlocked_ioctl = itest_ioctl,
-	.llseek = noop_llseek,
-};
+DEVPT_FOPS(itest);
 
-struct miscdevice ITEST_DEV = {
-	.minor = MISC_DYNAMIC_MINOR,
-	.name = ITEST_NAME,
-	.fops = &itest_fops,
-};
+struct miscdevice ITEST_DEV = DEVPT_MISC_DEVICE(ITEST_NAME, &itest_fops);

@@ -9,23 +9,19 @@
 
 #include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
-#include <linux/radix-tree.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 
+#include "devpt.h"
 #include "mirror_uapi.h"
 
 struct mirror_file {
-	struct mmu_notifier notifier;
-	struct mm_struct *mm;
 	/*
 	 * lock protects pt, seq, active and stats. It is a spinlock so that
 	 * the callbacks never sleep, whatever context the kernel calls them in.
-	 * pt is a radix tree (not an XArray, 4.20+) so that the sample builds
-	 * from 4.4 on.
 	 */
 	spinlock_t lock;
-	struct radix_tree_root pt;	/* virtual page number -> struct page */
+	struct devpt pt;		/* of mm: page number -> struct page */
 	unsigned long seq;		/* bumped by every invalidation */
 	unsigned int active;		/* invalidations between start and end */
 	wait_queue_head_t idle;		/* woken when active drops to 0 */
@@ -35,7 +31,7 @@ struct mirror_file {
 
 static inline struct mirror_file *to_mirror(struct mmu_notifier *mn)
 {
-	return container_of(mn, struct mirror_file, notifier);
+	return container_of(mn, struct mirror_file, pt.notifier);
 }
 
 /* Provided by the glue: the ops the device registers with. */

@@ -18,15 +18,13 @@
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
-#include <linux/fs.h>
-#include <linux/miscdevice.h>
 #include <linux/mm.h>
-#include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <mncompat/highmem.h>
 #include <mncompat/sched.h>
 
+#include "devpt_misc.h"
 #include "mirror.h"
 
 #ifndef MIRROR_SKIP_INVALIDATION
@@ -79,38 +77,16 @@ static void mirror_put_entry(struct mirror_file *mf, struct page *page)
 	atomic_long_dec(&mirror_global_mapped);
 }
 
-/* Pages a pass of mirror_unmap_range() collects before dropping them. */
-#define MIRROR_UNMAP_BATCH	16
-
-/*
- * Drop the device mappings of [start, end). Called with mf->lock held. The
- * walk only collects indices and the deletes come after it: the 4.4 radix
- * tree has no delete that keeps an iteration valid.
- */
+/* Drop the device mappings of [start, end). Called with mf->lock held. */
 static void mirror_unmap_range(struct mirror_file *mf, unsigned long start,
 			       unsigned long end)
 {
-	unsigned long first = start >> PAGE_SHIFT, last = (end - 1) >> PAGE_SHIFT;
-	unsigned long index[MIRROR_UNMAP_BATCH];
-	struct radix_tree_iter iter;
-	void __rcu **slot;
-	unsigned int i, n;
+	unsigned long dropped;
 
 	lockdep_assert_held(&mf->lock);
-	do {
-		n = 0;
-		radix_tree_for_each_slot(slot, &mf->pt, &iter, first) {
-			if (iter.index > last)
-				break;
-			index[n++] = iter.index;
-			if (n == MIRROR_UNMAP_BATCH)
-				break;
-		}
-		for (i = 0; i < n; i++)
-			mirror_put_entry(mf, radix_tree_delete(&mf->pt, index[i]));
-		if (n)
-			first = index[n - 1] + 1;
-	} while (n == MIRROR_UNMAP_BATCH);
+	dropped = devpt_zap_locked(&mf->pt, start, end);
+	mf->stats.mapped_pages -= dropped;
+	atomic_long_sub(dropped, &mirror_global_mapped);
 }
 
 /*
@@ -188,43 +164,32 @@ static int mirror_fault_page(struct mirror_file *mf, unsigned long addr)
 		if (ret)
 			continue;
 
-		ret = get_user_pages_fast(addr, 1, 0, &page);
-		if (ret != 1)
-			return ret < 0 ? ret : -EFAULT;
-
-		/* Tree nodes for the insert below, taken while we may sleep. */
-		ret = radix_tree_preload(GFP_KERNEL);
-		if (ret) {
-			put_page(page);
+		ret = devpt_fault_begin(addr, &page);
+		if (ret)
 			return ret;
-		}
 		spin_lock(&mf->lock);
 		if (mf->active || mf->seq != seq) {
 			/* An invalidation ran: the page may be stale. */
 			spin_unlock(&mf->lock);
-			radix_tree_preload_end();
-			put_page(page);
+			devpt_fault_end(page);
 			continue;
 		}
-		old = radix_tree_delete(&mf->pt, addr >> PAGE_SHIFT);
+		ret = devpt_store_locked(&mf->pt, addr, page, &old);
 		if (old)
 			mirror_put_entry(mf, old);
-		ret = radix_tree_insert(&mf->pt, addr >> PAGE_SHIFT, page);
-		if (ret) {
-			put_page(page);
-		} else {
+		if (!ret) {
 			mf->stats.mapped_pages++;
 			atomic_long_inc(&mirror_global_mapped);
 		}
 		spin_unlock(&mf->lock);
-		radix_tree_preload_end();
+		devpt_fault_end(NULL);
 		return ret;
 	}
 }
 
 static int mirror_check_io(struct mirror_file *mf, const struct mirror_io *io)
 {
-	if (current->mm != mf->mm)
+	if (current->mm != mf->pt.mm)
 		return -EINVAL;
 	if (!io->len || io->addr + io->len < io->addr ||
 	    io->addr + io->len > TASK_SIZE_MAX)
@@ -260,14 +225,9 @@ static long mirror_read(struct mirror_file *mf, const struct mirror_io *io)
 	while (addr < end) {
 		unsigned long offset = offset_in_page(addr);
 		unsigned long n = min(end - addr, PAGE_SIZE - offset);
-		struct page *page;
+		struct page *page = devpt_get(&mf->pt, addr);
 		void *vaddr;
 
-		spin_lock(&mf->lock);
-		page = radix_tree_lookup(&mf->pt, addr >> PAGE_SHIFT);
-		if (page)
-			get_page(page);
-		spin_unlock(&mf->lock);
 		if (!page)
 			return -ENXIO;
 
@@ -294,7 +254,7 @@ static long mirror_hold(struct mirror_file *mf, u32 __user *arg)
 
 	if (get_user(hold_ms, arg))
 		return -EFAULT;
-	if (current->mm != mf->mm)
+	if (current->mm != mf->pt.mm)
 		return -EINVAL;
 	/* msleep() sleeps uninterruptibly: a kill does not end the wait. */
 	while (!fatal_signal_pending(current)) {
@@ -305,7 +265,7 @@ static long mirror_hold(struct mirror_file *mf, u32 __user *arg)
 	msleep(min_t(u32, hold_ms, 10000));
 
 	spin_lock(&mf->lock);
-	radix_tree_for_each_slot(slot, &mf->pt, &iter, 0) {
+	radix_tree_for_each_slot(slot, &mf->pt.tree, &iter, 0) {
 		struct page *page = radix_tree_deref_slot_protected(slot,
 								    &mf->lock);
 
@@ -341,11 +301,9 @@ static long mirror_stats(struct mirror_file *mf, void __user *arg)
 	return ret;
 }
 
-static long mirror_ioctl(struct file *file, unsigned int cmd,
-			 unsigned long arg)
+static long mirror_ioctl(struct mirror_file *mf, unsigned int cmd,
+			 void __user *uarg)
 {
-	struct mirror_file *mf = file->private_data;
-	void __user *uarg = (void __user *)arg;
 	struct mirror_io io;
 
 	switch (cmd) {
@@ -377,18 +335,13 @@ static int mirror_open(struct inode *inode, struct file *file)
 	struct mirror_file *mf;
 	int ret;
 
-	if (!current->mm)
-		return -EINVAL;
 	mf = kzalloc(sizeof(*mf), GFP_KERNEL);
 	if (!mf)
 		return -ENOMEM;
 	spin_lock_init(&mf->lock);
-	INIT_RADIX_TREE(&mf->pt, GFP_ATOMIC);
 	init_waitqueue_head(&mf->idle);
 	mutex_init(&mf->sleep_lock);
-	mf->notifier.ops = mirror_notifier_ops();
-	mf->mm = current->mm;
-	ret = mmu_notifier_register(&mf->notifier, mf->mm);
+	ret = devpt_register(&mf->pt, &mf->lock, mirror_notifier_ops());
 	if (ret) {
 		kfree(mf);
 		return ret;
@@ -402,8 +355,7 @@ static int mirror_file_release(struct inode *inode, struct file *file)
 {
 	struct mirror_file *mf = file->private_data;
 
-	/* After this no callback runs: the table is ours alone. */
-	mmu_notifier_unregister(&mf->notifier, mf->mm);
+	devpt_unregister(&mf->pt);
 	spin_lock(&mf->lock);
 	mirror_unmap_range(mf, 0, ULONG_MAX);
 	spin_unlock(&mf->lock);
@@ -412,31 +364,12 @@ static int mirror_file_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static const struct file_operations mirror_fops = {
-	.owner = THIS_MODULE,
-	.open = mirror_open,
-	.release = mirror_file_release,
-	.unlocked_ioctl = mirror_ioctl,
-	.llseek = noop_llseek,
-};
+DEVPT_FOPS(mirror);
 
-static struct miscdevice mirror_device = {
-	.minor = MISC_DYNAMIC_MINOR,
-	.name = MIRROR_DEVICE_NAME,
-	.fops = &mirror_fops,
-};
-
-static int __init mirror_init(void)
-{
-	return misc_register(&mirror_device);
-}
-module_init(mirror_init);
-
-static void __exit mirror_exit(void)
-{
-	misc_deregister(&mirror_device);
-}
-module_exit(mirror_exit);
+static struct miscdevice mirror_misc =
+	DEVPT_MISC_DEVICE(MIRROR_DEVICE_NAME, &mirror_fops);
+static struct miscdevice *const mirror_devs[] = { &mirror_misc };
+DEVPT_MODULE_MISC(mirror);
 
 MODULE_DESCRIPTION("mncompat sample: a software secondary MMU kept coherent by MMU notifiers");
 MODULE_LICENSE("GPL");

@@ -7,16 +7,14 @@
 #define _SHADOW_H
 
 #include <linux/mmu_notifier.h>
-#include <linux/radix-tree.h>
 #include <linux/spinlock.h>
 
+#include "devpt.h"
 #include "shadow_uapi.h"
 
 struct shadow_file {
-	struct mmu_notifier notifier;
-	struct mm_struct *mm;
 	spinlock_t lock;		/* protects pt, seq, active, stats */
-	struct radix_tree_root pt;	/* virtual page number -> struct page */
+	struct devpt pt;		/* of mm: page number -> struct page */
 	unsigned long seq;		/* bumped by every drop */
 	unsigned int active;		/* range invalidations in progress */
 	struct shadow_stats stats;
@@ -24,7 +22,7 @@ struct shadow_file {
 
 static inline struct shadow_file *to_shadow(struct mmu_notifier *mn)
 {
-	return container_of(mn, struct shadow_file, notifier);
+	return container_of(mn, struct shadow_file, pt.notifier);
 }
 
 /* Provided by the glue: the table for /dev/shadow or /dev/shadow-track. */

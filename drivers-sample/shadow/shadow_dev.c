@@ -8,15 +8,13 @@
  * SHADOW_SKIP_INVALIDATION=1 builds a device that forgets to drop its
  * mappings on invalidation: the coherence tests must then fail.
  */
-#include <linux/fs.h>
-#include <linux/miscdevice.h>
 #include <linux/mm.h>
-#include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include <mncompat/highmem.h>
 
+#include "devpt_misc.h"
+#include "devpt_word.h"
 #include "shadow.h"
 
 #define SHADOW_SNAP_TRIES	1000
@@ -28,42 +26,14 @@
 static struct miscdevice shadow_page_dev;
 static struct miscdevice shadow_track_dev;
 
-/* Shadow mappings shadow_drop_locked() collects before dropping them. */
-#define SHADOW_DROP_BATCH	16
-
-/*
- * Caller holds sf->lock. The walk only collects indices and the deletes
- * come after it: the 4.4 radix tree has no delete that keeps an iteration
- * valid.
- */
+/* Caller holds sf->lock. */
 static void shadow_drop_locked(struct shadow_file *sf, unsigned long start,
 			       unsigned long end)
 {
-	unsigned long first = start >> PAGE_SHIFT, last = (end - 1) >> PAGE_SHIFT;
-	unsigned long index[SHADOW_DROP_BATCH];
-	struct radix_tree_iter iter;
-	void __rcu **slot;
-	unsigned int i, n;
-
 	sf->seq++;
 	if (end <= start || SHADOW_SKIP_INVALIDATION)
 		return;
-	do {
-		n = 0;
-		radix_tree_for_each_slot(slot, &sf->pt, &iter, first) {
-			if (iter.index > last)
-				break;
-			index[n++] = iter.index;
-			if (n == SHADOW_DROP_BATCH)
-				break;
-		}
-		for (i = 0; i < n; i++) {
-			put_page(radix_tree_delete(&sf->pt, index[i]));
-			sf->stats.dropped++;
-		}
-		if (n)
-			first = index[n - 1] + 1;
-	} while (n == SHADOW_DROP_BATCH);
+	sf->stats.dropped += devpt_zap_locked(&sf->pt, start, end);
 }
 
 void shadow_drop(struct shadow_file *sf, unsigned long start,
@@ -120,67 +90,35 @@ static int shadow_snap(struct shadow_file *sf, unsigned long addr)
 		if (ret)
 			continue;
 
-		ret = get_user_pages_fast(addr, 1, 0, &page);
-		if (ret != 1)
-			return ret < 0 ? ret : -EFAULT;
-
-		/* Tree nodes for the insert below, taken while we may sleep. */
-		ret = radix_tree_preload(GFP_KERNEL);
-		if (ret) {
-			put_page(page);
+		ret = devpt_fault_begin(addr, &page);
+		if (ret)
 			return ret;
-		}
 		spin_lock(&sf->lock);
 		if (sf->active || sf->seq != seq) {
 			spin_unlock(&sf->lock);
-			radix_tree_preload_end();
-			put_page(page);
+			devpt_fault_end(page);
 			continue;
 		}
-		old = radix_tree_delete(&sf->pt, addr >> PAGE_SHIFT);
+		ret = devpt_store_locked(&sf->pt, addr, page, &old);
 		if (old)
 			put_page(old);
-		ret = radix_tree_insert(&sf->pt, addr >> PAGE_SHIFT, page);
-		if (ret)
-			put_page(page);
-		else
+		if (!ret)
 			sf->stats.snapped++;
 		spin_unlock(&sf->lock);
-		radix_tree_preload_end();
+		devpt_fault_end(NULL);
 		return ret;
 	}
 	return -EAGAIN;
 }
 
-static int shadow_read(struct shadow_file *sf, struct shadow_word *w)
+static long shadow_ioctl(struct shadow_file *sf, unsigned int cmd,
+			 void __user *uarg)
 {
-	struct page *page;
-	void *vaddr;
-
-	spin_lock(&sf->lock);
-	page = radix_tree_lookup(&sf->pt, w->addr >> PAGE_SHIFT);
-	if (page)
-		get_page(page);
-	spin_unlock(&sf->lock);
-	if (!page)
-		return -ENOENT;
-	vaddr = mncompat_kmap_local_page(page);
-	w->value = READ_ONCE(*(u64 *)(vaddr + offset_in_page(w->addr)));
-	mncompat_kunmap_local(page, vaddr);
-	put_page(page);
-	return 0;
-}
-
-static long shadow_ioctl(struct file *file, unsigned int cmd,
-			 unsigned long arg)
-{
-	struct shadow_file *sf = file->private_data;
-	void __user *uarg = (void __user *)arg;
 	struct shadow_stats stats;
-	struct shadow_word w;
+	struct devpt_word w;
 	int ret;
 
-	if (current->mm != sf->mm)
+	if (current->mm != sf->pt.mm)
 		return -EINVAL;
 	switch (cmd) {
 	case SHADOW_IOC_STATS:
@@ -190,16 +128,12 @@ static long shadow_ioctl(struct file *file, unsigned int cmd,
 		return copy_to_user(uarg, &stats, sizeof(stats)) ? -EFAULT : 0;
 	case SHADOW_IOC_SNAP:
 	case SHADOW_IOC_READ:
-		if (copy_from_user(&w, uarg, sizeof(w)))
-			return -EFAULT;
-		if (w.addr % sizeof(u64) || w.addr >= TASK_SIZE)
-			return -EINVAL;
-		if (cmd == SHADOW_IOC_SNAP)
-			return shadow_snap(sf, w.addr);
-		ret = shadow_read(sf, &w);
+		ret = devpt_word_from_user(&w, uarg);
 		if (ret)
 			return ret;
-		return copy_to_user(uarg, &w, sizeof(w)) ? -EFAULT : 0;
+		if (cmd == SHADOW_IOC_SNAP)
+			return shadow_snap(sf, w.addr);
+		return devpt_word_read(&sf->pt, &w, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -212,16 +146,11 @@ static int shadow_open(struct inode *inode, struct file *file)
 	struct shadow_file *sf;
 	int ret;
 
-	if (!current->mm)
-		return -EINVAL;
 	sf = kzalloc(sizeof(*sf), GFP_KERNEL);
 	if (!sf)
 		return -ENOMEM;
 	spin_lock_init(&sf->lock);
-	INIT_RADIX_TREE(&sf->pt, GFP_ATOMIC);
-	sf->notifier.ops = shadow_notifier_ops(track);
-	sf->mm = current->mm;
-	ret = mmu_notifier_register(&sf->notifier, sf->mm);
+	ret = devpt_register(&sf->pt, &sf->lock, shadow_notifier_ops(track));
 	if (ret) {
 		kfree(sf);
 		return ret;
@@ -234,53 +163,22 @@ static int shadow_file_release(struct inode *inode, struct file *file)
 {
 	struct shadow_file *sf = file->private_data;
 
-	/* After this no callback runs: the table is ours alone. */
-	mmu_notifier_unregister(&sf->notifier, sf->mm);
+	devpt_unregister(&sf->pt);
 	shadow_drop(sf, 0, ULONG_MAX);
 	kfree(sf);
 	return 0;
 }
 
-static const struct file_operations shadow_fops = {
-	.owner = THIS_MODULE,
-	.open = shadow_open,
-	.release = shadow_file_release,
-	.unlocked_ioctl = shadow_ioctl,
-	.llseek = noop_llseek,
+DEVPT_FOPS(shadow);
+
+static struct miscdevice shadow_page_dev =
+	DEVPT_MISC_DEVICE(SHADOW_DEV_PAGE, &shadow_fops);
+static struct miscdevice shadow_track_dev =
+	DEVPT_MISC_DEVICE(SHADOW_DEV_TRACK, &shadow_fops);
+static struct miscdevice *const shadow_devs[] = {
+	&shadow_page_dev, &shadow_track_dev,
 };
-
-static struct miscdevice shadow_page_dev = {
-	.minor = MISC_DYNAMIC_MINOR,
-	.name = SHADOW_DEV_PAGE,
-	.fops = &shadow_fops,
-};
-
-static struct miscdevice shadow_track_dev = {
-	.minor = MISC_DYNAMIC_MINOR,
-	.name = SHADOW_DEV_TRACK,
-	.fops = &shadow_fops,
-};
-
-static int __init shadow_init(void)
-{
-	int ret;
-
-	ret = misc_register(&shadow_page_dev);
-	if (ret)
-		return ret;
-	ret = misc_register(&shadow_track_dev);
-	if (ret)
-		misc_deregister(&shadow_page_dev);
-	return ret;
-}
-module_init(shadow_init);
-
-static void __exit shadow_exit(void)
-{
-	misc_deregister(&shadow_track_dev);
-	misc_deregister(&shadow_page_dev);
-}
-module_exit(shadow_exit);
+DEVPT_MODULE_MISC(shadow);
 
 MODULE_DESCRIPTION("mncompat sample: pre-4.13 notifier glue with two ops tables sharing one callback");
 MODULE_LICENSE("GPL");

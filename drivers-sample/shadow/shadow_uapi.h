@@ -10,15 +10,11 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
+#include "devpt_uapi.h"
+
 /* Two nodes, one per MMU-notifier ops table (see shadow_notifier.c). */
 #define SHADOW_DEV_PAGE		"shadow"	/* invalidate_page only */
 #define SHADOW_DEV_TRACK	"shadow-track"	/* plus the range callbacks */
-
-/* addr: 8-byte aligned user address; value: what READ found there. */
-struct shadow_word {
-	__u64 addr;
-	__u64 value;
-};
 
 struct shadow_stats {
 	__u64 snapped;		/* pages the device took a reference to */
@@ -28,9 +24,9 @@ struct shadow_stats {
 };
 
 /* Shadow-map the page holding addr (replaces an older shadow mapping). */
-#define SHADOW_IOC_SNAP		_IOW('h', 0x40, struct shadow_word)
+#define SHADOW_IOC_SNAP		_IOW('h', 0x40, struct devpt_word)
 /* Read the 8 bytes at addr through the shadow mapping; ENOENT if none. */
-#define SHADOW_IOC_READ		_IOWR('h', 0x41, struct shadow_word)
+#define SHADOW_IOC_READ		_IOWR('h', 0x41, struct devpt_word)
 #define SHADOW_IOC_STATS	_IOR('h', 0x42, struct shadow_stats)
 
 #endif /* _SHADOW_UAPI_H */

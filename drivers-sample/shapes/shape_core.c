@@ -12,52 +12,25 @@
  * SHAPE_BREAK=1 (a test knob): mapping ignores the invalidation count and
  * sequence, as a device without that protocol would.
  */
-#include <linux/fs.h>
-#include <linux/miscdevice.h>
 #include <linux/mm.h>
-#include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include <mncompat/highmem.h>
 
+#include "devpt_misc.h"
+#include "devpt_word.h"
 #include "shape_core.h"
 
 #ifndef SHAPE_BREAK
 #define SHAPE_BREAK 0
 #endif
 
-/* Mappings shape_drop() collects before dropping them. */
-#define SHAPE_DROP_BATCH	16
-
 void shape_drop(struct shape_dev *sd, unsigned long start, unsigned long end)
 {
-	unsigned long first = start >> PAGE_SHIFT, last = (end - 1) >> PAGE_SHIFT;
-	unsigned long index[SHAPE_DROP_BATCH];
-	struct radix_tree_iter iter;
-	void __rcu **slot;
-	unsigned int i, n;
-
 	if (end <= start)
 		return;
 	spin_lock(&sd->lock);
-	do {
-		/* Collect, then delete: 4.4's tree has no delete in a walk. */
-		n = 0;
-		radix_tree_for_each_slot(slot, &sd->pt, &iter, first) {
-			if (iter.index > last)
-				break;
-			index[n++] = iter.index;
-			if (n == SHAPE_DROP_BATCH)
-				break;
-		}
-		for (i = 0; i < n; i++) {
-			put_page(radix_tree_delete(&sd->pt, index[i]));
-			sd->stats.dropped++;
-		}
-		if (n)
-			first = index[n - 1] + 1;
-	} while (n == SHAPE_DROP_BATCH);
+	sd->stats.dropped += devpt_zap_locked(&sd->pt, start, end);
 	spin_unlock(&sd->lock);
 }
 
@@ -90,65 +63,34 @@ static int shape_map(struct shape_dev *sd, unsigned long addr)
 	spin_unlock(&sd->lock);
 	if (busy && !SHAPE_BREAK)
 		return -EBUSY;
-	ret = get_user_pages_fast(addr & PAGE_MASK, 1, 0, &page);
-	if (ret != 1)
-		return ret < 0 ? ret : -EFAULT;
-	/* Tree nodes for the insert below, taken while we may sleep. */
-	ret = radix_tree_preload(GFP_KERNEL);
-	if (ret) {
-		put_page(page);
+	ret = devpt_fault_begin(addr, &page);
+	if (ret)
 		return ret;
-	}
 	spin_lock(&sd->lock);
 	if (!SHAPE_BREAK && (sd->busy || sd->seq != seq)) {
 		spin_unlock(&sd->lock);
-		radix_tree_preload_end();
-		put_page(page);
+		devpt_fault_end(page);
 		return -EAGAIN;
 	}
-	old = radix_tree_delete(&sd->pt, addr >> PAGE_SHIFT);
+	ret = devpt_store_locked(&sd->pt, addr, page, &old);
 	if (old)
 		put_page(old);
-	ret = radix_tree_insert(&sd->pt, addr >> PAGE_SHIFT, page);
-	if (ret)
-		put_page(page);
-	else
+	if (!ret)
 		sd->stats.mapped++;
 	spin_unlock(&sd->lock);
-	radix_tree_preload_end();
+	devpt_fault_end(NULL);
 	return ret;
 }
 
-static int shape_read(struct shape_dev *sd, struct shape_word *w)
+static long shape_ioctl(struct shape_dev *sd, unsigned int cmd,
+			void __user *uarg)
 {
-	struct page *page;
-	void *vaddr;
-
-	spin_lock(&sd->lock);
-	page = radix_tree_lookup(&sd->pt, w->addr >> PAGE_SHIFT);
-	if (page)
-		get_page(page);
-	spin_unlock(&sd->lock);
-	if (!page)
-		return -ENOENT;
-	vaddr = mncompat_kmap_local_page(page);
-	w->value = READ_ONCE(*(u64 *)(vaddr + offset_in_page(w->addr)));
-	mncompat_kunmap_local(page, vaddr);
-	put_page(page);
-	return 0;
-}
-
-static long shape_ioctl(struct file *file, unsigned int cmd,
-			unsigned long arg)
-{
-	struct shape_dev *sd = file->private_data;
-	void __user *uarg = (void __user *)arg;
 	struct shape_stats stats;
-	struct shape_word w;
+	struct devpt_word w;
 	u64 addr;
 	int ret;
 
-	if (current->mm != sd->mm)
+	if (current->mm != sd->pt.mm)
 		return -EINVAL;
 	switch (cmd) {
 	case SHAPE_IOC_STATS:
@@ -175,16 +117,12 @@ static long shape_ioctl(struct file *file, unsigned int cmd,
 		return 0;
 	case SHAPE_IOC_MAP:
 	case SHAPE_IOC_READ:
-		if (copy_from_user(&w, uarg, sizeof(w)))
-			return -EFAULT;
-		if (w.addr % sizeof(u64) || w.addr >= TASK_SIZE)
-			return -EINVAL;
-		if (cmd == SHAPE_IOC_MAP)
-			return shape_map(sd, w.addr);
-		ret = shape_read(sd, &w);
+		ret = devpt_word_from_user(&w, uarg);
 		if (ret)
 			return ret;
-		return copy_to_user(uarg, &w, sizeof(w)) ? -EFAULT : 0;
+		if (cmd == SHAPE_IOC_MAP)
+			return shape_map(sd, w.addr);
+		return devpt_word_read(&sd->pt, &w, uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -195,8 +133,6 @@ static int shape_open(struct inode *inode, struct file *file)
 	struct shape_dev *sd;
 	int ret;
 
-	if (!current->mm)
-		return -EINVAL;
 	sd = kzalloc(sizeof(*sd), GFP_KERNEL);
 	if (!sd)
 		return -ENOMEM;
@@ -204,10 +140,7 @@ static int shape_open(struct inode *inode, struct file *file)
 	mutex_init(&sd->cmd_lock);
 	init_completion(&sd->paused);
 	init_completion(&sd->resume);
-	INIT_RADIX_TREE(&sd->pt, GFP_ATOMIC);
-	sd->mn.ops = shape_notifier_ops();
-	sd->mm = current->mm;
-	ret = mmu_notifier_register(&sd->mn, sd->mm);
+	ret = devpt_register(&sd->pt, &sd->lock, shape_notifier_ops());
 	if (ret) {
 		kfree(sd);
 		return ret;
@@ -216,42 +149,22 @@ static int shape_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static int shape_release(struct inode *inode, struct file *file)
+static int shape_file_release(struct inode *inode, struct file *file)
 {
 	struct shape_dev *sd = file->private_data;
 
-	/* After this no callback runs: the table is ours alone. */
-	mmu_notifier_unregister(&sd->mn, sd->mm);
+	devpt_unregister(&sd->pt);
 	shape_drop(sd, 0, ULONG_MAX);
 	kfree(sd);
 	return 0;
 }
 
-static const struct file_operations shape_fops = {
-	.owner = THIS_MODULE,
-	.open = shape_open,
-	.release = shape_release,
-	.unlocked_ioctl = shape_ioctl,
-	.llseek = noop_llseek,
-};
+DEVPT_FOPS(shape);
 
-static struct miscdevice shape_misc = {
-	.minor = MISC_DYNAMIC_MINOR,
-	.name = KBUILD_MODNAME,
-	.fops = &shape_fops,
-};
-
-static int __init shape_init(void)
-{
-	return misc_register(&shape_misc);
-}
-module_init(shape_init);
-
-static void __exit shape_exit(void)
-{
-	misc_deregister(&shape_misc);
-}
-module_exit(shape_exit);
+static struct miscdevice shape_misc =
+	DEVPT_MISC_DEVICE(KBUILD_MODNAME, &shape_fops);
+static struct miscdevice *const shape_devs[] = { &shape_misc };
+DEVPT_MODULE_MISC(shape);
 
 MODULE_DESCRIPTION("mncompat fixture: a device mapping user pages on demand, with pre-4.13 notifier glue of one shape");
 MODULE_LICENSE("GPL");

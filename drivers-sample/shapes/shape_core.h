@@ -12,16 +12,14 @@
 #include <linux/completion.h>
 #include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
-#include <linux/radix-tree.h>
 #include <linux/spinlock.h>
 
+#include "devpt.h"
 #include "shape_uapi.h"
 
 struct shape_dev {
-	struct mmu_notifier mn;
-	struct mm_struct *mm;
 	spinlock_t lock;		/* pt, seq, busy, armed, stats */
-	struct radix_tree_root pt;	/* virtual page number -> page */
+	struct devpt pt;		/* of mm: page number -> page */
 	unsigned long seq;		/* bumped by invalidations (pair) */
 	long busy;			/* invalidations in progress (pair) */
 	unsigned long armed;		/* SHAPE_IOC_ARM address, 0: none */
@@ -33,11 +31,8 @@ struct shape_dev {
 
 static inline struct shape_dev *to_shape(struct mmu_notifier *mn)
 {
-	return container_of(mn, struct shape_dev, mn);
+	return container_of(mn, struct shape_dev, pt.notifier);
 }
-
-/* Provided by each fixture's glue: its ops table. */
-const struct mmu_notifier_ops *shape_notifier_ops(void);
 
 /* Drop the device mappings of [start, end); never sleeps. */
 void shape_drop(struct shape_dev *sd, unsigned long start,
@@ -48,5 +43,8 @@ void shape_drop(struct shape_dev *sd, unsigned long start,
  */
 void shape_pause(struct shape_dev *sd, unsigned long start,
 		 unsigned long end);
+
+/* Provided by each fixture's glue: its ops table. */
+const struct mmu_notifier_ops *shape_notifier_ops(void);
 
 #endif /* _SHAPE_CORE_H */

@@ -12,11 +12,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-/* addr: 8-byte aligned user address; value: what READ found there. */
-struct shape_word {
-	__u64 addr;
-	__u64 value;
-};
+#include "devpt_uapi.h"
 
 struct shape_stats {
 	__u64 mapped;		/* pages the device took a reference to */
@@ -29,9 +25,9 @@ struct shape_stats {
  * EBUSY while the device keeps new mappings out (an invalidation runs),
  * EAGAIN if one ran meanwhile.
  */
-#define SHAPE_IOC_MAP		_IOW('s', 0x50, struct shape_word)
+#define SHAPE_IOC_MAP		_IOW('s', 0x50, struct devpt_word)
 /* Read the 8 bytes at addr through the device mapping; ENOENT if none. */
-#define SHAPE_IOC_READ		_IOWR('s', 0x51, struct shape_word)
+#define SHAPE_IOC_READ		_IOWR('s', 0x51, struct devpt_word)
 #define SHAPE_IOC_STATS		_IOR('s', 0x52, struct shape_stats)
 /*
  * The device's window between invalidate_range_start and the page-table

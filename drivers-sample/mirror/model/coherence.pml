@@ -75,9 +75,9 @@
 #define FIRST_INDEX	(ADDR_BASE >> PAGE_SHIFT)
 
 byte pte[NADDR];	/* the CPU page table */
-/* C struct mirror_file(unmodelled: the model has one device and one mm): struct mirror_file { struct mmu_notifier notifier; struct mm_struct *mm; */
+/* C struct mirror_file(unmodelled: the model has one device): struct mirror_file { */
 bool mf_lock;		/* C struct mirror_file(coherence, no-sleep): spinlock_t lock; */
-byte mf_pt[NADDR];	/* C struct mirror_file(coherence, pageref): struct radix_tree_root pt; */
+byte mf_pt[NADDR];	/* C struct mirror_file(coherence, pageref; reviewed: the radix tree of devpt.h with mf->lock as its lock, the same map, and the notifier and mm the model leaves out as it did): struct devpt pt; */
 byte mf_seq;		/* C struct mirror_file(coherence): unsigned long seq; */
 byte mf_active;		/* C struct mirror_file(coherence, deadlock): unsigned int active; */
 bool waiting[NFAULTS];	/* C struct mirror_file(deadlock): wait_queue_head_t idle; */

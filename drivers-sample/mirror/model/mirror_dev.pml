@@ -48,11 +48,11 @@
 #endif
 
 /* C(coherence): #define MIRROR_SKIP_INVALIDATION 0 */
-/* C(unmodelled: batch size of the walk, see mirror_unmap_range): #define MIRROR_UNMAP_BATCH 16 */
+/* C(unmodelled: batch size of the walk, see devpt_zap_locked): #define DEVPT_ZAP_BATCH 16 */
 
 /* C mirror_log_range(unmodelled: statistics and the range log, all under mf->lock in mf->stats; digest: 1c1ecf3527e895ba): */
 
-/* C to_mirror(unmodelled: the model has one device): static inline struct mirror_file *to_mirror(struct mmu_notifier *mn) { return container_of(mn, struct mirror_file, notifier); } */
+/* C to_mirror(unmodelled: the model has one device; reviewed: the notifier is in mf->pt now): static inline struct mirror_file *to_mirror(struct mmu_notifier *mn) { return container_of(mn, struct mirror_file, pt.notifier); } */
 
 /* mirror_put_entry(): a page leaves the device page table. */
 inline mirror_put_entry(page)	/* C(pageref): static void mirror_put_entry(struct mirror_file *mf, struct page *page) { */
@@ -62,12 +62,13 @@ inline mirror_put_entry(page)	/* C(pageref): static void mirror_put_entry(struct
 }
 
 /*
- * mirror_unmap_range(): drop the device entries of [start, end). The C
- * walks the radix tree in batches of MIRROR_UNMAP_BATCH indices, then
- * deletes them; under mf->lock the order of its steps is not seen, and the
- * model walks the entries there are (FIRST_INDEX on) one by one.
+ * devpt_zap_locked() (devpt.c, the device page table the samples share):
+ * drop the entries of [start, end). The C walks the radix tree in batches
+ * of DEVPT_ZAP_BATCH indices, then deletes them; under mf->lock the order
+ * of its steps is not seen, and the model walks the entries there are
+ * (FIRST_INDEX on) one by one.
  */
-inline mirror_unmap_range(start, end)	/* C(coherence): static void mirror_unmap_range(struct mirror_file *mf, unsigned long start, unsigned long end) { */
+inline devpt_zap_locked(start, end)	/* C(coherence): unsigned long devpt_zap_locked(struct devpt *pt, unsigned long start, unsigned long end) { */
 {
 #ifdef MUTANT_ROUND_TO_THP
 	um_first = ((start + HPAGE_PMD_SIZE - 1) & (255 - HPAGE_PMD_SIZE + 1)) >> PAGE_SHIFT;
@@ -83,29 +84,37 @@ inline mirror_unmap_range(start, end)	/* C(coherence): static void mirror_unmap_
 	;
 	/*
 	 * C(unmodelled: the batches of the walk, which under mf->lock no one sees
-	 * them): unsigned long index[MIRROR_UNMAP_BATCH];
+	 * them, and the count for the owner's statistics): unsigned long index[DEVPT_ZAP_BATCH], dropped = 0;
 	 * struct radix_tree_iter iter; void __rcu **slot; unsigned int i, n;
 	 */
-	/* C(unmodelled: a lockdep check, the model's callers hold mf_lock): lockdep_assert_held(&mf->lock); do { n = 0; */
+	/* C(unmodelled: a lockdep check, the model's callers hold mf_lock): lockdep_assert_held(pt->lock); do { n = 0; */
 	if
 	:: um_first < FIRST_INDEX -> um_first = FIRST_INDEX
 	:: else
 	fi;
 	do
-	:: um_first <= um_last && um_first < FIRST_INDEX + NADDR -> /* C(coherence): radix_tree_for_each_slot(slot, &mf->pt, &iter, first) { if (iter.index > last) break; */
+	:: um_first <= um_last && um_first < FIRST_INDEX + NADDR -> /* C(coherence): radix_tree_for_each_slot(slot, &pt->tree, &iter, first) { if (iter.index > last) break; */
 		if
 		:: mf_pt[um_first - FIRST_INDEX] != NONE ->
-			/* C(unmodelled: the batch): index[n++] = iter.index; if (n == MIRROR_UNMAP_BATCH) break; } for (i = 0; i < n; i++) */
-			/* C(coherence, pageref): mirror_put_entry(mf, radix_tree_delete(&mf->pt, index[i])); */
+			/* C(unmodelled: the batch): index[n++] = iter.index; if (n == DEVPT_ZAP_BATCH) break; } for (i = 0; i < n; i++) */
+			/* C(coherence, pageref): put_page(radix_tree_delete(&pt->tree, index[i])); */
 			um_old = mf_pt[um_first - FIRST_INDEX];
 			mf_pt[um_first - FIRST_INDEX] = NONE;
-			mirror_put_entry(um_old)
+			put_page(um_old)
 		:: else
 		fi;
 		um_first++
 	:: else -> um_first = 0; um_last = 0; um_old = 0; break
 	od
-	/* C(unmodelled: the next batch): if (n) first = index[n - 1] + 1; } while (n == MIRROR_UNMAP_BATCH); } */
+	/* C(unmodelled: the count for the owner's statistics, and the next batch): dropped += n; if (n) first = index[n - 1] + 1; } while (n == DEVPT_ZAP_BATCH); return dropped; } */
+}
+
+/* mirror_unmap_range(): drop the device entries of [start, end). */
+inline mirror_unmap_range(start, end)	/* C(coherence): static void mirror_unmap_range(struct mirror_file *mf, unsigned long start, unsigned long end) { unsigned long dropped; */
+{
+	/* C(unmodelled: a lockdep check, the model's callers hold mf_lock; reviewed: the walk moved into devpt_zap_locked): lockdep_assert_held(&mf->lock); */
+	devpt_zap_locked(start, end)	/* C(coherence, pageref): dropped = devpt_zap_locked(&mf->pt, start, end); */
+	/* C(unmodelled: statistics): mf->stats.mapped_pages -= dropped; atomic_long_sub(dropped, &mirror_global_mapped); } */
 }
 
 /* mirror_invalidate_locked(): a new sequence, then the range dropped. */
@@ -286,6 +295,47 @@ inline wait_event_idle(me)
 #define FAULT_WAITS_FOR_IDLE	1
 #endif
 
+/*
+ * devpt_fault_begin() (devpt.c): a reference to the user page, then the
+ * tree nodes for the insert; on an error nothing is held.
+ */
+inline devpt_fault_begin(i, page)	/* C(coherence): int devpt_fault_begin(unsigned long addr, struct page **page) { */
+{
+	get_user_pages_fast(i, page);	/* C(coherence, pageref, no-sleep): int ret = get_user_pages_fast(addr & PAGE_MASK, 1, 0, page); */
+	if
+	:: page == NONE	/* C(coherence): if (ret != 1) return ret < 0 ? ret : -EFAULT; */
+	:: else ->
+		/* radix_tree_preload(GFP_KERNEL): may sleep, may fail (-ENOMEM). */
+		might_sleep();	/* C(no-sleep): ret = radix_tree_preload(GFP_KERNEL); */
+		if
+		:: skip
+		:: put_page(page); page = NONE	/* C(pageref): if (ret) put_page(*page); */
+		fi
+	fi
+	/* C(coherence; reviewed: the error or 0 the caller returns on, as the page tells the model): return ret; } */
+}
+
+/* devpt_store_locked() (devpt.c): under mf->lock, page replaces the entry. */
+inline devpt_store_locked(i, page, old)	/* C(coherence, pageref): int devpt_store_locked(struct devpt *pt, unsigned long addr, struct page *page, struct page **old) { int ret; */
+{
+	/* C(unmodelled: a lockdep check, the model's callers hold mf_lock): lockdep_assert_held(pt->lock); */
+	old = mf_pt[i];	/* C(coherence): *old = radix_tree_delete(&pt->tree, addr >> PAGE_SHIFT); */
+	mf_pt[i] = NONE;
+	mf_pt[i] = page	/* C(coherence, pageref): ret = radix_tree_insert(&pt->tree, addr >> PAGE_SHIFT, page); */
+#ifdef MUTANT_EARLY_PUT
+	;
+	put_page(page)
+#endif
+	/* C(unmodelled: after the preload and the delete above the insert cannot fail): if (ret) put_page(page); return ret; } */
+}
+
+/* devpt_fault_end() (devpt.c): the preload ends, the page is put. */
+inline devpt_fault_end(page)	/* C(pageref): void devpt_fault_end(struct page *page) { */
+{
+	/* C(unmodelled: the preload's per-CPU nodes): radix_tree_preload_end(); */
+	put_page(page)	/* C(pageref): if (page) put_page(page); } */
+}
+
 /* mirror_fault_page(): fault the page at slot I into the device. */
 proctype mirror_fault_page(byte me; byte i)	/* C(coherence): static int mirror_fault_page(struct mirror_file *mf, unsigned long addr) { */
 {
@@ -310,17 +360,10 @@ retry:	/* C(coherence): for (;;) { */
 	fi;
 #endif
 
-	get_user_pages_fast(i, page);	/* C(coherence, pageref, no-sleep): ret = get_user_pages_fast(addr, 1, 0, &page); */
+	devpt_fault_begin(i, page);	/* C(coherence, pageref, no-sleep): ret = devpt_fault_begin(addr, &page); */
 	if
-	:: page == NONE -> goto out	/* C(coherence): if (ret != 1) return ret < 0 ? ret : -EFAULT; */
+	:: page == NONE -> goto out	/* C(coherence): if (ret) return ret; */
 	:: else
-	fi;
-
-	/* radix_tree_preload(GFP_KERNEL): may sleep, may fail (-ENOMEM). */
-	might_sleep();	/* C(no-sleep): ret = radix_tree_preload(GFP_KERNEL); */
-	if
-	:: skip
-	:: put_page(page); goto out	/* C(pageref): if (ret) { put_page(page); return ret; } */
 	fi;
 	LOCKED {
 		spin_lock(mf_lock);	/* C(coherence): spin_lock(&mf->lock); */
@@ -328,29 +371,20 @@ retry:	/* C(coherence): for (;;) { */
 		:: FAULT_MUST_RETRY ->	/* C(coherence): if (mf->active || mf->seq != seq) { */
 			/* An invalidation ran: the page may be stale. */
 			spin_unlock(mf_lock);	/* C(coherence): spin_unlock(&mf->lock); */
-			/* C(unmodelled: the preload's per-CPU nodes): radix_tree_preload_end(); */
-			put_page(page);	/* C(pageref): put_page(page); */
+			devpt_fault_end(page);	/* C(pageref): devpt_fault_end(page); */
 			page = NONE;
 			seq_seen = 0;
 			goto retry	/* C(coherence): continue; } */
 		:: else ->
-			old = mf_pt[i];	/* C(coherence): old = radix_tree_delete(&mf->pt, addr >> PAGE_SHIFT); */
-			mf_pt[i] = NONE;
+			devpt_store_locked(i, page, old);	/* C(coherence, pageref): ret = devpt_store_locked(&mf->pt, addr, page, &old); */
 			if
 			:: old != NONE -> mirror_put_entry(old)	/* C(pageref): if (old) mirror_put_entry(mf, old); */
 			:: else
 			fi;
 			old = NONE;
-			mf_pt[i] = page	/* C(coherence, pageref): ret = radix_tree_insert(&mf->pt, addr >> PAGE_SHIFT, page); */
-#ifdef MUTANT_EARLY_PUT
-			;
-			put_page(page)
-#endif
-			;
-			/* C(unmodelled: after the preload and the delete above the insert cannot fail): if (ret) { put_page(page); } else { */
-			/* C(unmodelled: statistics): mf->stats.mapped_pages++; atomic_long_inc(&mirror_global_mapped); } */
+			/* C(unmodelled: statistics; reviewed: the insert moved into devpt_store_locked): if (!ret) { mf->stats.mapped_pages++; atomic_long_inc(&mirror_global_mapped); } */
 			spin_unlock(mf_lock)	/* C(coherence): spin_unlock(&mf->lock); */
-			/* C(unmodelled: the preload's per-CPU nodes): radix_tree_preload_end(); */
+			/* C(unmodelled: the preload's per-CPU nodes, and no page to put): devpt_fault_end(NULL); */
 			/* C(coherence): return ret; } } */
 		fi
 	};

@@ -132,7 +132,7 @@ dead_lines() {
 t_cov=$(now)
 mkdir -p "$tmp/cov-control"
 cp "$here"/*.pml "$tmp/cov-control/"
-awk '/^inline mirror_unmap_range\(/ { f = 1 }
+awk '/^inline devpt_zap_locked\(/ { f = 1 }
 	f && /^\t\t:: else$/ { print "\t\t:: mf_seq == 200 -> assert(false)"; f = 0 }
 	{ print }' "$here/mirror_dev.pml" >"$tmp/cov-control/mirror_dev.pml"
 flatten "$tmp/cov-control" "$tmp/cov-control/model.pml" "$tmp/cov-control/map"

@@ -6,7 +6,8 @@
 # tie.py reads (the model, mirror's C and Kbuild, compat's headers),
 # MNCOMPAT_TEST_JOBS at a time (default: one per CPU):
 #   - protocol edits, wherever they are (a #define outside any function, the
-#     Kbuild, a macro variant of compat's, a helper, a forward declaration,
+#     Kbuild, a macro variant of compat's, a helper, the code shared with
+#     the other samples (drivers-sample/devpt), a forward declaration,
 #     a struct member's type): tie.py
 #     must fail, its report naming the object, kernels, model step and
 #     property;
@@ -29,7 +30,7 @@ jobs=${MNCOMPAT_TEST_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 copy_tree() {
 	rm -rf "$1"
 	mkdir -p "$1/drivers-sample/mirror" "$1/compat"
-	cp -R "$here" "$top/drivers-sample/mirror"/*.[ch] \
+	cp -RL "$here" "$top/drivers-sample/mirror"/*.[ch] \
 		"$top/drivers-sample/mirror/Kbuild" "$1/drivers-sample/mirror/"
 	cp -R "$top/compat/include" "$1/compat/"
 }
@@ -156,6 +157,11 @@ hdr=compat/include/mncompat/mmu_notifier.h
 	control tie_fails "the page put of the helper mirror_put_entry() removed" "$dev" \
 		'/^static void mirror_put_entry(/,/^}/{/^\tput_page(page);$/d;}' \
 		'mirror_put_entry' 'C no longer has `put_page(page);`' 'property pageref'
+	control tie_fails "the page put of the shared walk devpt_zap_locked() removed" \
+		drivers-sample/mirror/devpt.c \
+		'/^unsigned long devpt_zap_locked(/,/^}/s/put_page(radix_tree_delete(\(.*\)));$/radix_tree_delete(\1);/' \
+		'devpt_zap_locked' 'C now has `radix_tree_delete(&pt->tree, index[i]);`' \
+		'property coherence, pageref'
 	control tie_fails "a forward declaration of mirror_fault_page() added and its sequence re-check dropped" \
 		"$dev" 's/^#include "mirror.h"$/&\
 \

@@ -26,7 +26,7 @@
 /* 0 and *value set, or -errno. */
 static int dev_word(int fd, unsigned long cmd, void *addr, uint64_t *value)
 {
-	struct shadow_word w = { .addr = (uintptr_t)addr };
+	struct devpt_word w = { .addr = (uintptr_t)addr };
 
 	if (ioctl(fd, cmd, &w))
 		return -errno;

@@ -46,7 +46,7 @@ struct refault {
 
 static int shape_io(int fd, unsigned long cmd, void *addr, uint64_t *value)
 {
-	struct shape_word w = { .addr = (uintptr_t)addr };
+	struct devpt_word w = { .addr = (uintptr_t)addr };
 	int ret = ioctl(fd, cmd, &w) ? -errno : 0;
 
 	if (!ret && value)
