@@ -40,8 +40,7 @@ esac
 [ $# -eq 3 ] || die "usage: convert-module.sh --compat|--native|--atomic [--naive=HOW] DIR OUT"
 mode=$1 dir=$2 out=$3
 case $mode in
---compat | --atomic) flag=$mode ;;
---native) flag="" ;;
+--compat | --atomic | --native) flag=$mode ;;
 *) die "convert-module.sh: mode '$mode': give --compat, --native or --atomic" ;;
 esac
 [ -d "$dir" ] || die "convert-module.sh: no directory '$dir'"

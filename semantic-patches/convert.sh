@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: semantic-patches/convert.sh [--apply] [--atomic | --compat] [--to GEN]
+# Usage: semantic-patches/convert.sh [--apply] [--native | --atomic | --compat] [--to GEN]
 #                                    [--jobs N] [--quiet] [--] DIR|FILE
 #
 # Move the MMU-notifier code under DIR (or one FILE) to a newer kernel API
@@ -16,6 +16,8 @@
 #           read-only, in a read-only directory, or was changed since it
 #           was read, or on INT/TERM/HUP or an error while writing, every
 #           file is left as it was.
+# --native  the newest API as upstream has it, no compat header (the
+#           default; the flag says so where a caller names the mode).
 # --atomic  a notifier with only invalidate_page gets the non-sleeping
 #           invalidate_range callback instead of invalidate_range_start/end.
 # --compat  the result builds with <mncompat/mmu_notifier.h> on every
@@ -57,6 +59,7 @@ path=
 apply=no
 atomic=no
 compat=no
+native=no
 to=
 jobs=2
 quiet=no
@@ -65,6 +68,7 @@ while [ $# -gt 0 ]; do
 	--apply) apply=yes ;;
 	--atomic) atomic=yes ;;
 	--compat) compat=yes ;;
+	--native) native=yes ;;
 	--quiet) quiet=yes ;;
 	--to)
 		[ $# -ge 2 ] || usage
@@ -105,6 +109,7 @@ timeout=${MNCOMPAT_SPATCH_TIMEOUT:-120}
 case $timeout in
 '' | *[!0-9]*) die "MNCOMPAT_SPATCH_TIMEOUT wants seconds, not '$timeout'" ;;
 esac
+[ $native = no ] || [ $compat = no ] || die "--native and --compat: give one of them"
 if [ $compat = yes ]; then
 	[ $atomic = no ] || die "--compat already converts as --atomic: give one of them"
 	[ -z "$to" ] || die "--compat converts to the newest API: no --to"

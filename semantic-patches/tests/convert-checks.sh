@@ -132,6 +132,15 @@ check "convert.sh --compat --to 4.13 says why" \
 "$cv" "$ct/compat" --compat --atomic >"$ct/compat-atomic.out" 2>&1
 st=$?
 check "convert.sh --compat --atomic is refused" test $st -eq 1
+"$cv" "$ct/compat" --native --compat >"$ct/native-compat.out" 2>&1
+st=$?
+check "convert.sh --native --compat is refused, with the reason" \
+	sh -c '[ "$1" -eq 1 ] && grep -q -- "--native and --compat: give one of them" "$2"' \
+	sh "$st" "$ct/native-compat.out"
+"$cv" "$ct/to" --quiet >"$ct/default.out" 2>&1 || true
+"$cv" "$ct/to" --native --quiet >"$ct/native.out" 2>&1 || true
+check "convert.sh --native reports what the default does" \
+	cmp -s "$ct/default.out" "$ct/native.out"
 "$cv" "$ct/to" --to 4.20 >"$ct/badto.out" 2>&1
 st=$?
 check "convert.sh --to 4.20 is refused" test $st -ne 0
