@@ -2,7 +2,11 @@
 # shellcheck shell=sh
 # Common helpers for the ci/ scripts. Source it; do not run it.
 
+# The top of the repository: the nearest directory above the sourcing
+# script's that holds ci/lib.sh (ci/ for ci/*.sh, two up for ci/tests/ and
+# compat/tests/).
 MNCOMPAT_TOP=$(cd "$(dirname "$0")/.." && pwd)
+[ -f "$MNCOMPAT_TOP/ci/lib.sh" ] || MNCOMPAT_TOP=$(cd "$MNCOMPAT_TOP/.." && pwd)
 # Kernels and other downloads: root's in /var/cache, anyone else's in the
 # user's XDG cache.
 if [ -z "${MNCOMPAT_CACHE:-}" ]; then

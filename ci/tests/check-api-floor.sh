@@ -9,8 +9,6 @@
 # Output: "ok N - ...", then "api-floor: N passed, M failed".
 set -eu
 . "$(dirname "$0")/../lib.sh"
-# lib.sh takes the repo top to be the parent of this script's directory.
-MNCOMPAT_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$MNCOMPAT_TOP/ci/tap.sh"
 
 check_floor=$MNCOMPAT_TOP/ci/check-api-floor.sh

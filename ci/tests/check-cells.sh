@@ -12,8 +12,6 @@
 # Output: "ok N - ...", then "cells: N passed, M failed".
 set -eu
 . "$(dirname "$0")/../lib.sh"
-# lib.sh takes the repo top to be the parent of this script's directory.
-MNCOMPAT_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$MNCOMPAT_TOP/ci/tap.sh"
 
 [ $# -eq 1 ] || die "usage: check-cells.sh RESULTS_DIR"

@@ -15,8 +15,6 @@
 # "driver-matrix: N passed, M failed".
 set -eu
 . "$(dirname "$0")/../lib.sh"
-# lib.sh takes the repo top to be the parent of this script's directory.
-MNCOMPAT_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 
 KERNELS=deb-6.1,deb-6.12
 export KERNELS

@@ -6,7 +6,6 @@
 # fails, naming each line that went (-) or came (+).
 set -eu
 . "$(dirname "$0")/../lib.sh"
-MNCOMPAT_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$MNCOMPAT_TOP/ci/tap.sh"
 
 { [ $# -eq 1 ] && [ -r "$1" ]; } || die "usage: check-host-untouched.sh BEFORE"

@@ -8,8 +8,7 @@
 # byte for byte.
 set -eu
 . "$(dirname "$0")/../lib.sh"
-# lib.sh takes the repo top to be the parent of this script's directory.
-top=$(cd "$(dirname "$0")/../.." && pwd)
+top=$MNCOMPAT_TOP
 
 [ $# -eq 1 ] || die "usage: check-merge.sh WORKDIR"
 work=$1

@@ -14,8 +14,7 @@
 # Ends with "reports: N passed, M failed".
 set -eu
 . "$(dirname "$0")/../lib.sh"
-# lib.sh takes the repo top to be the parent of this script's directory.
-top=$(cd "$(dirname "$0")/../.." && pwd)
+top=$MNCOMPAT_TOP
 
 [ $# -ge 1 ] || die "usage: check-reports.sh RESULTS_DIR..."
 for results; do

@@ -11,7 +11,6 @@
 # shellcheck disable=SC2016 # the CI expressions are literal text here
 set -eu
 . "$(dirname "$0")/../lib.sh"
-MNCOMPAT_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$MNCOMPAT_TOP/ci/tap.sh"
 
 templates=$MNCOMPAT_TOP/ci/templates

@@ -21,7 +21,6 @@
 # (its own cache, as a user's would be; downloaded once).
 set -eu
 . "$(dirname "$0")/../lib.sh"
-MNCOMPAT_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$MNCOMPAT_TOP/ci/tap.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mncompat-unprivileged.XXXXXX")

@@ -26,8 +26,6 @@
 # Output: "ok N - ...", then "user-kernel: N passed, M failed".
 set -eu
 . "$(dirname "$0")/../lib.sh"
-# lib.sh takes the repo top to be the parent of this script's directory.
-MNCOMPAT_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$MNCOMPAT_TOP/ci/tap.sh"
 
 base=${MNCOMPAT_OUT:-$MNCOMPAT_TOP/out}/user-kernel-tests
