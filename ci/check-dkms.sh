@@ -16,6 +16,7 @@ mkdir -p "$src" "$work/tree"
 find -L "$MNCOMPAT_TOP/drivers-sample/mirror" -maxdepth 1 -type f \
 	-exec cp {} "$src/" \;
 cp -r "$MNCOMPAT_TOP/compat" "$src/compat"
+require_tools dkms
 dkms add -m "$pkg" -v "$ver" --sourcetree "$work/src" \
 	--dkmstree "$work/tree" >"$work/add.log" 2>&1 ||
 	{ cat "$work/add.log"; die "dkms add failed"; }

@@ -14,7 +14,8 @@ packages="
 	gcc gcc-12 make binutils libc6-dev ccache
 	qemu-system-x86 busybox-static
 	linux-source-6.1 linux-source-6.12
-	sparse coccinelle quilt shellcheck python3 dkms spin tcc unifdef yq
+	sparse coccinelle quilt shellcheck python3 pyflakes3 pycodestyle dkms
+	spin tcc unifdef yq
 	chromium
 "
 

@@ -17,6 +17,17 @@ if [ -z "${MNCOMPAT_CACHE:-}" ]; then
 	fi
 fi
 KERNELS_LIST=${KERNELS_LIST:-$MNCOMPAT_TOP/ci/kernels.list}
+# The sbin tools the kit runs need no root (depmod writes a Debian kernel's
+# modules.dep in the cache, dkms builds in a private tree), but a stock
+# Debian login's PATH (/usr/local/bin:/usr/bin:/bin) has no sbin folder:
+# they are added here, once, after the user's own PATH.
+for _sbin in /usr/sbin /sbin; do
+	case ":$PATH:" in
+	*":$_sbin:"*) ;;
+	*) PATH=$PATH:$_sbin ;;
+	esac
+done
+export PATH
 MNCOMPAT_JOBS=${MNCOMPAT_JOBS:-$(nproc)}
 
 die() {
@@ -26,6 +37,31 @@ die() {
 
 log() {
 	echo ">> $*" >&2
+}
+
+# tool_package TOOL: the Debian package that brings TOOL (ci/install-deps.sh
+# installs them all).
+tool_package() {
+	case $1 in
+	qemu-system-x86_64) echo qemu-system-x86 ;;
+	depmod) echo kmod ;;
+	spatch) echo coccinelle ;;
+	apt-get) echo apt ;;
+	dpkg-deb) echo dpkg ;;
+	flock | setpriv) echo util-linux ;;
+	timeout | sha256sum) echo coreutils ;;
+	xz) echo xz-utils ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# require_tools TOOL...: stop before any work, naming the first TOOL that
+# is not on PATH and its package, rather than fail later, half done.
+require_tools() {
+	for _tool; do
+		command -v "$_tool" >/dev/null 2>&1 ||
+			die "$_tool: not found on PATH ($PATH); it comes with the Debian package $(tool_package "$_tool"): run once as root: make -C $MNCOMPAT_TOP deps"
+	done
 }
 
 # write_kernel_env NAME KIND VERSION RELEASE KDIR KSRC KMODDIR VMLINUZ:

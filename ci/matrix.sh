@@ -57,6 +57,10 @@ kvm)
 	;;
 *) die "MNCOMPAT_ACCEL='$MNCOMPAT_ACCEL': give kvm, tcg or auto" ;;
 esac
+# Every tool a run starts, looked up before any work: one missing from
+# PATH (a login's PATH, say) is named here, not as failed cells later.
+require_tools apt-get dpkg-deb depmod make gcc sparse ccache cpio gzip xz \
+	zstd qemu-system-x86_64 python3 flock timeout spatch bc flex bison perl
 kernels=$(selected_kernels)
 [ -n "$(echo "$kernels" | tr -d ' ')" ] || die "KERNELS selects no kernel"
 # shellcheck disable=SC2086

@@ -12,7 +12,8 @@ before the first suite and after the last (boot messages, the kmemleak
 report), so a splat there counts for every suite. Each SUITE_DIR gets
 results.tsv, ktap.log, console.log, status ("done" once the suite ended,
 else the boot's), test-seconds (its own guest time) and boot-seconds (that
-plus an equal share of the rest of the boot).
+plus an equal share of the rest of the boot), and retry when the boot's
+first guest died before its first step (ci/boot.sh booted it once more).
 
 A results.tsv row is: kernel, suite, test, result, detail. Results are
 pass, fail, skip, timeout and splat. Besides the plan's steps (and the
@@ -192,6 +193,9 @@ def main():
               ("done" if complete else status) + "\n")
         write(os.path.join(sdir, "accel"),
               read(os.path.join(bootdir, "accel")))
+        retry = read(os.path.join(bootdir, "retry"))
+        if retry:
+            write(os.path.join(sdir, "retry"), retry)
         if own[name] is not None:
             write(os.path.join(sdir, "test-seconds"), f"{own[name]:.3f}\n")
         if share is not None:

@@ -8,8 +8,9 @@ bug before and after); tests x kernels (cell text = the text matrix's
 label, colour by class: pass, xfail (expected non-pass, seen), skip,
 unexpected, none);
 per suite and kernel the build, guest and test seconds, guest status and
-accelerator (and why it was chosen); the compat macros each kernel got. Links go to RESULTS_DIR/<kernel>/console.log,
-ktap.tap and each suite's console.log (relative, so the folder can move).
+accelerator (and why it was chosen); the compat macros each kernel got.
+Links go to RESULTS_DIR/<kernel>/console.log, ktap.tap and each suite's
+console.log (relative, so the folder can move).
 Inline CSS, no scripts.
 """
 import html

@@ -3,8 +3,10 @@
 
 The matrix (tests x kernels, cell labels from ci/results.py), one
 "unexpected:" line per unexpected cell, the warnings of each kernel's own
-headers in module builds (counted, listed), the slowest suite runs with their
-build, guest and test seconds, and last "matrix: N passed, M failed".
+headers in module builds (counted, listed), the accelerators, one
+"infrastructure retry:" line per suite run whose first guest died before
+its first step, the slowest suite runs with their build, guest and test
+seconds, and last "matrix: N passed, M failed".
 """
 import results
 
@@ -39,7 +41,7 @@ def slowest(results_dir, cells):
         runs.append(((build or 0) + (boot or 0), kernel, suite, build, boot,
                      test))
     runs.sort(key=lambda r: -r[0])
-    lines = [f"slowest suite runs (seconds: build, guest, of which tests):"]
+    lines = ["slowest suite runs (seconds: build, guest, of which tests):"]
     for total, kernel, suite, build, boot, test in runs[:SLOWEST]:
         lines.append(f"  {fmt(total):>7}  {kernel}/{suite}: build "
                      f"{fmt(build)}, guest {fmt(boot)}, tests {fmt(test)}")
@@ -78,6 +80,9 @@ def report(results_dir, cells):
     for (name, why), n in results.accels(results_dir, cells).items():
         lines.append(f"guest accelerator: {name} ({n} suite runs)" +
                      (f": {why}" if why else ""))
+    for run, why in results.retries(results_dir, cells):
+        lines.append(f"infrastructure retry: {run}: the first guest died "
+                     f"before its first step ({why}), booted once more")
     harness = results.ordered(f"{c.kernel}/{c.suite}" for c in cells
                               if c.test.endswith("/harness"))
     if harness:

@@ -228,6 +228,19 @@ def accels(results_dir, cells):
     return seen
 
 
+def retries(results_dir, cells):
+    """[(kernel/suite, why)] of the suite runs whose first guest died
+    before its first step and was booted once more (ci/boot.sh): an
+    infrastructure fault, not a result."""
+    found = []
+    for kernel, suite in ordered((c.kernel, c.suite) for c in cells):
+        why = read_text(os.path.join(results_dir, kernel, suite,
+                                     "retry")).strip()
+        if why:
+            found.append((f"{kernel}/{suite}", why))
+    return found
+
+
 def compat_macros(results_dir, kernel):
     """Names X of '#define MNCOMPAT_HAVE_X 1' in the kernel's config."""
     text = read_text(os.path.join(results_dir, kernel, "compat",
@@ -269,6 +282,10 @@ def suite_line(suite_dir, bootdir):
     else:
         passed = sum(r[3] == "pass" for r in rows)
         line = f"{passed} pass, {len(rows) - passed} not pass"
+    retry = read_text(os.path.join(suite_dir, "retry")).strip()
+    if retry:
+        line += ("; infrastructure retry: the first guest died before its "
+                 f"first step ({retry}), booted once more")
     warnings = read_text(os.path.join(suite_dir, "kernel-warnings.log"))
     if warnings:
         line += (f"; {len(warnings.splitlines())} warnings of the kernel's "

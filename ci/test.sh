@@ -61,6 +61,7 @@ part dkms "$MNCOMPAT_TOP/ci/check-dkms.sh" $env_files
 part driver-matrix "$MNCOMPAT_TOP/ci/tests/check-driver-matrix.sh"
 part user-kernel "$MNCOMPAT_TOP/ci/tests/check-user-kernel.sh"
 part unprivileged "$MNCOMPAT_TOP/ci/tests/check-unprivileged.sh"
+part boot-retry "$MNCOMPAT_TOP/ci/tests/check-boot-retry.sh"
 # The report files of the main matrix and of a driver front end run.
 part reports "$MNCOMPAT_TOP/ci/tests/check-reports.sh" "$out/results" \
 	"$out/driver-matrix-tests/shadow/results"

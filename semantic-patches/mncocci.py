@@ -73,7 +73,9 @@ class Step:
         """fn, the callback the step converts, defined at p; or NONE when
         #if/#else split its definition (spatch saw one branch, said)."""
         if split_by_cpp(p):
-            self.note(p, "review: %s is split by #if/#else (spatch sees one branch): not converted, give every branch the %s prototype by hand" % (fn, self.tag))
+            self.note(p, "review: %s is split by #if/#else (spatch sees one branch): "
+                      "not converted, give every branch the %s prototype by hand"
+                      % (fn, self.tag))
             return NONE
         return fn
 
@@ -326,20 +328,23 @@ class Dying:
         if self.needed(p):
             return NONE
         if split_by_cpp(pf):
-            self.step.note(p, "review: %s is split by #if/#else: field dropped, remove the function by hand" % fn)
+            self.step.note(p, "review: %s is split by #if/#else: field dropped, "
+                           "remove the function by hand" % fn)
             return NONE
         others = []
         if self.other_files:
             m = module(p)
             others = [r for r in m.refs(fn) if r != m.real(p[0].file)]
         if others:
-            self.step.note(p, "%s is still used in %s: field dropped, function kept" % (fn, ', '.join(others)))
+            self.step.note(p, "%s is still used in %s: field dropped, function kept"
+                           % (fn, ', '.join(others)))
             return NONE
         return fn
 
     def helper_droppable(self, p, ph, h):
         if split_by_cpp(ph):
-            self.step.note(p, "review: %s is now unused but split by #if/#else (line %s): remove it by hand" % (h, ph[0].line))
+            self.step.note(p, "review: %s is now unused but split by #if/#else "
+                           "(line %s): remove it by hand" % (h, ph[0].line))
             return NONE
         return h
 
@@ -347,14 +352,17 @@ class Dying:
         return f in self.dropped
 
     def assigned(self, p):
-        self.step.note(p, "review: run-time assignment to ->%s (gone since %s): %s" % (self.field, self.step.tag, self.assign))
+        self.step.note(p, "review: run-time assignment to ->%s (gone since %s): %s"
+                       % (self.field, self.step.tag, self.assign))
 
     def undefined(self, p, fn):
         if not self.needed(p):
-            self.step.note(p, "review: %s is not defined in this file or could not be parsed (#if?): remove its definition by hand" % fn)
+            self.step.note(p, "review: %s is not defined in this file or could not be "
+                           "parsed (#if?): remove its definition by hand" % fn)
 
     def used_here(self, p, fn):
-        self.step.note(p, "review: %s is used elsewhere in this file: field dropped, function kept" % fn)
+        self.step.note(p, "review: %s is used elsewhere in this file: "
+                       "field dropped, function kept" % fn)
 
     def removed(self, p, fn, why=None):
         """fn is gone (why: what it was, default why_removed(p))."""
@@ -370,4 +378,6 @@ class Dying:
             return
         found, elsewhere = module(p).helper(h, p[0].file)
         if found and not elsewhere:
-            self.step.note(p, "review: %s (%s:%d) is no longer called anywhere in the module: remove it if nothing outside the module uses it" % (h, found[0], found[1]))
+            self.step.note(p, "review: %s (%s:%d) is no longer called anywhere in the "
+                           "module: remove it if nothing outside the module uses it"
+                           % (h, found[0], found[1]))

@@ -149,7 +149,8 @@ kfree_sensitive kmem_cache_free free_page free_pages __free_page
 __free_pages wake_up* complete complete_all try_wait_for_completion
 printk pr_* dev_dbg dev_info dev_notice dev_warn dev_err dev_crit dev_alert
 dev_emerg dev_printk dev_name dev_get_drvdata netdev_dbg netdev_info netdev_warn
-netdev_err trace_* dump_stack WARN* BUG* lockdep_* might_lock container_of likely unlikely READ_ONCE WRITE_ONCE smp_*
+netdev_err trace_* dump_stack WARN* BUG* lockdep_* might_lock container_of
+likely unlikely READ_ONCE WRITE_ONCE smp_*
 barrier mb rmb wmb cpu_relax ndelay udelay mdelay jiffies time_after
 time_before time_after_eq time_before_eq ktime_* get_cycles in_atomic
 in_interrupt irqs_disabled offset_in_page PAGE_ALIGN ALIGN IS_ALIGNED
@@ -172,7 +173,8 @@ __builtin_* __must_check __always_inline static_branch_* static_key_*
 rcu_read_lock_held srcu_read_lock_held mmu_notifier_invalidate_range
 mmu_notifier_arch_invalidate_secondary_tlbs set_pte_at_notify
 mmu_notifier_change_pte pgprot_* vm_normal_page follow_pfn is_zero_pfn
-for_each_* list_for_each* hlist_for_each* ioread* iowrite* readl* writel* readq* writeq* readb writeb readw writew
+for_each_* list_for_each* hlist_for_each* ioread* iowrite* readl* writel*
+readq* writeq* readb writeb readw writew
 __raw_* memset_io memcpy_toio memcpy_fromio mmiowb
 '''.split()
 ATOMIC_EXACT = set(n for n in ATOMIC_CALLS if not n.endswith('*'))
@@ -833,7 +835,8 @@ class Module:
                         queue.append((s, chain + [c]))
                 elif c in ALLOCATORS or c.startswith('alloc_'):
                     if f.gfp_unknown and f.gfp_unknown[0] == c:
-                        unknown.append('%s() in %s:%d (gfp flags it cannot read)' % (c, f.path, line))
+                        unknown.append('%s() in %s:%d (gfp flags it cannot read)'
+                                       % (c, f.path, line))
                 elif not atomic_call(c) and not c.isupper() and \
                         not c.startswith('__builtin') and not ONE_FILE:
                     unknown.append('%s() (%s:%d)' % (c, f.path, line))
@@ -944,9 +947,10 @@ class Module:
                 sfn, sline = swrites[fld]
                 efn, eline = ewrites[fld]
                 r = readers[fld]
-                return ('%s() raises ->%s (%s:%d), %s() lowers it (%s:%d) and %s() in %s:%d checks it' % (
-                    sfn.name, fld, sfn.path, sline, efn.name, efn.path, eline,
-                    r.name, r.path, r.reads[fld]), None)
+                return ('%s() raises ->%s (%s:%d), %s() lowers it (%s:%d) '
+                        'and %s() in %s:%d checks it'
+                        % (sfn.name, fld, sfn.path, sline, efn.name, efn.path,
+                           eline, r.name, r.path, r.reads[fld]), None)
         # a lock range_start leaves held and range_end releases
         held = {}
         for f in sf:
@@ -961,12 +965,15 @@ class Module:
                             if g.name in cbs or id(g) in inside:
                                 continue
                             if g.locks.get(lk, 0) > 0 or lk in g.lock_lines:
-                                return ('%s() takes %s and leaves it held until %s() releases it; %s() in %s:%d takes it too' % (
-                                    held[lk].name, lk, f.name, g.name, g.path,
-                                    g.lock_lines.get(lk, g.line)), None)
+                                return ('%s() takes %s and leaves it held until '
+                                        '%s() releases it; %s() in %s:%d takes it too'
+                                        % (held[lk].name, lk, f.name, g.name, g.path,
+                                           g.lock_lines.get(lk, g.line)), None)
         if both:
-            return (None, '%s raises ->%s and %s lowers it, but nothing in this module outside the notifier callbacks reads it (is the fault path in another module?)' % (
-                start, both[0], end))
+            return (None, '%s raises ->%s and %s lowers it, but nothing in this '
+                    'module outside the notifier callbacks reads it '
+                    '(is the fault path in another module?)'
+                    % (start, both[0], end))
         return (None, None)
 
     def faults_in(self):
@@ -1022,10 +1029,12 @@ class Module:
             return res
         from_page = self.names_reached(page, path)
         if end and end in from_page:
-            res.update(verdict='covered', why='%s forwards to %s, which runs after the page-table change' % (page, end))
+            res.update(verdict='covered', why='%s forwards to %s, which runs '
+                       'after the page-table change' % (page, end))
             return res
         if end and page in self.names_reached(end, path):
-            res.update(verdict='covered', why='%s runs %s after the page-table change' % (end, page))
+            res.update(verdict='covered',
+                       why='%s runs %s after the page-table change' % (end, page))
             return res
         pw = self.work(page, path, skip=(start, end))
         # A field invalidate_page writes matters to the protocol only if
@@ -1035,7 +1044,8 @@ class Module:
             pw = dict((k, v) for k, v in pw.items()
                       if k[0] != 'field' or k[1] in proto)
         if not pw:
-            res.update(verdict='covered', why='%s does no device work (only locks, counters it shares with nothing, debugging)' % page)
+            res.update(verdict='covered', why='%s does no device work (only locks, '
+                       'counters it shares with nothing, debugging)' % page)
             return res
         ew = self.work(end, path) if end else {}
         reached_e = self.names_reached(end, path) if end else set()
@@ -1045,7 +1055,8 @@ class Module:
         faults = sorted(self.faults_in(),
                         key=lambda x: (not x[1].startswith(('get_user', 'pin_user')), x))
         if start and not faults:
-            how = 'nothing in this module maps user pages back in (no get_user_pages() or the like) to re-establish what it dropped'
+            how = ('nothing in this module maps user pages back in (no '
+                   'get_user_pages() or the like) to re-establish what it dropped')
         elif start and end:
             how, unsure = self.blocks(start, end, path, page)
         by_end, by_start, left = [], [], []
@@ -1077,13 +1088,17 @@ class Module:
         if unsure:
             res.update(verdict='undecided', why=unsure)
         elif blind:
-            res.update(verdict='undecided', why='the range callbacks call through function pointers the tool cannot follow: %s' % ', '.join(blind[:3]))
+            res.update(verdict='undecided', why='the range callbacks call through '
+                       'function pointers the tool cannot follow: %s'
+                       % ', '.join(blind[:3]))
         else:
             what = ['%s does not redo it' % end if end else 'there is no range_end']
             if start and faults:
                 f = faults[0]
-                what.append('%s does not keep the device from faulting pages back in until range_end (%s() maps user pages in with %s() at %s:%d; no counter or lock of range_start\'s is checked there)' % (
-                    start, f[0], f[1], f[2], f[3]))
+                what.append('%s does not keep the device from faulting pages back in '
+                            'until range_end (%s() maps user pages in with %s() at '
+                            '%s:%d; no counter or lock of range_start\'s is checked '
+                            'there)' % (start, f[0], f[1], f[2], f[3]))
             elif start:
                 what.append('%s does not do the same work as far as the tool can see' % start)
             res.update(verdict='move', why='; '.join(what))
@@ -1160,7 +1175,8 @@ def version_tuple(s):
     return tuple(parts[:3])
 
 
-GUARD = re.compile(r'LINUX_VERSION_CODE\s*(<=|>=|<|>)\s*KERNEL_VERSION\s*\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)')
+GUARD = re.compile(r'LINUX_VERSION_CODE\s*(<=|>=|<|>)\s*'
+                   r'KERNEL_VERSION\s*\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)')
 
 # What notifier code a stretch of source holds: (probe, description).
 FEATURES = (
@@ -1240,10 +1256,13 @@ def guard_notes(src, probes):
         if not bad:
             continue
         raw = GUARD.search(lines[ln - 1]) or m
-        notes.append((ln, 'review: #if %s guards %s, but compat\'s probe%s name%s %s: on the kernels in between the wrong branch builds. With compat, test the feature instead: #ifdef %s' % (
-            raw.group(0), ' and '.join(b[1] for b in bad), 's' if len(bad) > 1 else '',
-            '' if len(bad) > 1 else 's', '; '.join(b[2] for b in bad),
-            ' / '.join(b[0] for b in bad))))
+        notes.append((ln, 'review: #if %s guards %s, but compat\'s probe%s name%s %s: '
+                      'on the kernels in between the wrong branch builds. '
+                      'With compat, test the feature instead: #ifdef %s'
+                      % (raw.group(0), ' and '.join(b[1] for b in bad),
+                         's' if len(bad) > 1 else '', '' if len(bad) > 1 else 's',
+                         '; '.join(b[2] for b in bad),
+                         ' / '.join(b[0] for b in bad))))
     return notes
 
 

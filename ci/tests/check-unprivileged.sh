@@ -30,22 +30,41 @@ repo=$work/repo home=$work/home scratch=$work/scratch
 mkdir -p "$repo" "$home" "$scratch"
 tar -C "$MNCOMPAT_TOP" --exclude=./out --exclude=./.git -cf - . |
 	tar -C "$repo" -xf -
+# What a login gives an ordinary Debian account, and nothing else: PATH is
+# /etc/profile's (no sbin folder), no terminal (a session of its own),
+# standard input from /dev/null.
+login_path=/usr/local/bin:/usr/bin:/bin
 if [ "$(id -u)" = 0 ]; then
 	uid=${MNCOMPAT_TEST_UID:-64242}
+	user=mncompat-test
 	user_cache=$MNCOMPAT_CACHE/unprivileged-$uid
 	mkdir -p "$user_cache"
 	chown -R "$uid:$uid" "$repo" "$home" "$scratch" "$user_cache"
-	as_user() {
-		setpriv --reuid="$uid" --regid="$uid" --clear-groups \
-			env -i HOME="$home" PATH="$PATH" LANG=C.UTF-8 "$@"
+	become_user() {
+		setpriv --reuid="$uid" --regid="$uid" --clear-groups "$@"
 	}
 else
 	uid=$(id -u)
+	user=$(id -un 2>/dev/null || echo "$uid")
 	user_cache=$MNCOMPAT_CACHE
-	as_user() {
-		env -i HOME="$home" PATH="$PATH" LANG=C.UTF-8 "$@"
+	become_user() {
+		"$@"
 	}
 fi
+# as_user [VAR=VALUE...] CMD...: CMD as the user, in a login's environment
+# (VAR=VALUE added or replaced).
+as_user() {
+	become_user setsid -w env -i HOME="$home" USER="$user" LOGNAME="$user" \
+		SHELL=/bin/sh LANG=C.UTF-8 PATH="$login_path" "$@" </dev/null
+}
+# as_user_nohup CMD...: as_user from a non-interactive shell that ignores
+# SIGINT and SIGHUP and hands that on, as nohup, `&` in a script and many
+# CI runners do. CMD may begin with VAR=VALUE words, as for as_user, so the
+# inner shell hands them to env(1) rather than exec'ing the first one.
+as_user_nohup() {
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	as_user sh -c 'trap "" INT HUP; exec env "$@"' sh "$@"
+}
 log "unprivileged checks as uid $uid in $repo"
 
 # The default cache of a user, with and without XDG_CACHE_HOME.
@@ -75,7 +94,7 @@ chmod 0755 "$work/stub/dpkg-query" "$work/stub/apt-get"
 # missing_tool_named: install-deps as the user, spin missing: exit 1, the
 # package and the root command named.
 missing_tool_named() {
-	! as_user PATH="$work/stub:$PATH" "$repo/ci/install-deps.sh" \
+	! as_user PATH="$work/stub:$login_path" "$repo/ci/install-deps.sh" \
 		>"$work/deps.out" 2>&1 &&
 		grep -q 'missing tool packages: spin$' "$work/deps.out" &&
 		grep -q "run once as root: make -C $repo deps" "$work/deps.out"
@@ -151,36 +170,67 @@ sums() {
 }
 sums >"$work/sums.before"
 
-# make matrix KERNELS=deb-6.12 (two suites), as the user.
-if as_user MNCOMPAT_CACHE="$user_cache" \
-	make -C "$repo" matrix KERNELS=deb-6.12 \
-	SUITES="drivers-sample/mirror/mirror.suite drivers-sample/itest/itest.suite" \
-	>"$work/matrix.out" 2>&1; then
-	ok "uid $uid: make matrix KERNELS=deb-6.12 (mirror, itest) passes"
-else
-	not_ok "uid $uid: make matrix KERNELS=deb-6.12 (mirror, itest) passes" \
-		"$work/matrix.out"
-	tail -n 30 "$work/matrix.out" | sed 's/^/# /'
-fi
-check "uid $uid: its report names the guests' accelerator" \
-	grep -q '^guest accelerator: \(kvm\|tcg\)' "$work/matrix.out"
 html_lists_accel() {
 	grep -A1 -x '<ul id="accel">' "$repo/out/results/matrix.html" |
 		grep -q '^<li><b>\(kvm\|tcg\)</b>'
 }
-check "uid $uid: its matrix.html lists the accelerator" html_lists_accel
 
-# The driver front end, as the user.
-if as_user MNCOMPAT_CACHE="$user_cache" \
-	make -C "$repo" matrix DRIVER=drivers-sample/shadow \
-	TESTS=drivers-sample/shadow/tests KERNELS=deb-6.1,deb-6.12 \
-	>"$work/driver.out" 2>&1; then
-	ok "uid $uid: make matrix DRIVER=drivers-sample/shadow KERNELS=deb-6.1,deb-6.12 passes"
+# A tool not on PATH is named before any work: make matrix with every
+# tool of /usr/bin but qemu-system-x86_64 (ci/lib.sh adds only the sbin
+# folders).
+mkdir -p "$work/noqemu"
+for tool in /usr/bin/*; do
+	[ "${tool##*/}" = qemu-system-x86_64 ] || ln -s "$tool" "$work/noqemu/"
+done
+missing_qemu_named() {
+	! as_user PATH="$work/noqemu" MNCOMPAT_CACHE="$user_cache" \
+		MNCOMPAT_OUT="$scratch/noqemu-out" \
+		make -C "$repo" matrix KERNELS=deb-6.12 \
+		SUITES=drivers-sample/mirror/mirror.suite >"$work/noqemu.out" 2>&1 &&
+		grep -q '^error: qemu-system-x86_64: not found on PATH .*qemu-system-x86' \
+			"$work/noqemu.out" && [ ! -e "$scratch/noqemu-out/results" ]
+}
+if missing_qemu_named; then
+	ok "uid $uid: without qemu-system-x86_64 on PATH, make matrix names it and its package before any work"
 else
-	not_ok "uid $uid: make matrix DRIVER=drivers-sample/shadow KERNELS=deb-6.1,deb-6.12 passes" \
-		"$work/driver.out"
-	tail -n 30 "$work/driver.out" | sed 's/^/# /'
+	not_ok "uid $uid: without qemu-system-x86_64 on PATH, make matrix names it and its package before any work" \
+		"$work/noqemu.out"
 fi
+
+# The two matrices, as the user in a login's environment (how: as_user),
+# then once more from a shell that ignores SIGINT and SIGHUP.
+for how in as_user as_user_nohup; do
+	case $how in
+	as_user) who="uid $uid, login environment" ;;
+	*) who="uid $uid, SIGINT and SIGHUP ignored" ;;
+	esac
+	# make matrix KERNELS=deb-6.12 (two suites).
+	if $how MNCOMPAT_CACHE="$user_cache" \
+		make -C "$repo" matrix KERNELS=deb-6.12 \
+		SUITES="drivers-sample/mirror/mirror.suite drivers-sample/itest/itest.suite" \
+		>"$work/matrix.out" 2>&1; then
+		ok "$who: make matrix KERNELS=deb-6.12 (mirror, itest) passes"
+	else
+		not_ok "$who: make matrix KERNELS=deb-6.12 (mirror, itest) passes" \
+			"$work/matrix.out"
+		tail -n 30 "$work/matrix.out" | sed 's/^/# /'
+	fi
+	check "$who: its report names the guests' accelerator" \
+		grep -q '^guest accelerator: \(kvm\|tcg\)' "$work/matrix.out"
+	check "$who: its matrix.html lists the accelerator" html_lists_accel
+
+	# The driver front end.
+	if $how MNCOMPAT_CACHE="$user_cache" \
+		make -C "$repo" matrix DRIVER=drivers-sample/shadow \
+		TESTS=drivers-sample/shadow/tests KERNELS=deb-6.1,deb-6.12 \
+		>"$work/driver.out" 2>&1; then
+		ok "$who: make matrix DRIVER=drivers-sample/shadow KERNELS=deb-6.1,deb-6.12 passes"
+	else
+		not_ok "$who: make matrix DRIVER=drivers-sample/shadow KERNELS=deb-6.1,deb-6.12 passes" \
+			"$work/driver.out"
+		tail -n 30 "$work/driver.out" | sed 's/^/# /'
+	fi
+done
 sums >"$work/sums.after"
 check "uid $uid: the runs changed nothing in the repository but out/" \
 	diff "$work/sums.before" "$work/sums.after"

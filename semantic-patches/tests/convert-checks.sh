@@ -331,6 +331,17 @@ fi
 # --- all or nothing: signals and changes while writing -------------------
 # A tree of 12 files to convert; the test hook runs after each file is
 # staged and after each rename, and here sends a signal at one of them.
+# A shell started with a signal ignored (nohup, `&` in a script, some CI
+# runners) cannot trap it and passes the ignoring on to what it starts, so
+# convert.sh's handlers would never run: the signal checks start it through
+# $cv_sig, with SIGINT, SIGHUP and SIGTERM at their defaults (coreutils'
+# env --default-signal), and pass however this run was started.
+cv_sig=$ct/convert-default-signals
+cat >"$cv_sig" <<EOF
+#!/bin/sh
+exec env --default-signal=INT,HUP,TERM "$cv" "\$@"
+EOF
+chmod 755 "$cv_sig"
 mkdir -p "$ct/sig0"
 i=0
 while [ $i -lt 12 ]; do
@@ -356,7 +367,7 @@ for case in TERM:rename:5 INT:stage:3 HUP:rename:12; do
 	rm -rf "$ct/sig"
 	cp -a "$ct/sig0" "$ct/sig"
 	HOOK_AT=$at HOOK_SIG=$sig MNCOMPAT_CONVERT_TEST_HOOK=$ct/hook \
-		"$cv" "$ct/sig" --apply --quiet --to 4.13 >"$ct/sig.out" 2>&1
+		"$cv_sig" "$ct/sig" --apply --quiet --to 4.13 >"$ct/sig.out" 2>&1
 	st=$?
 	(cd "$ct/sig" && sums .) >"$ct/sig.sum"
 	(cd "$ct/sig0" && sums .) >"$ct/sig0.sum"
@@ -673,7 +684,7 @@ check "a macro with an unbalanced brace: a review item, no stray brace written" 
 rm -rf "$ct/sig"
 cp -a "$ct/sig0" "$ct/sig"
 HOOK_AT=written:12 HOOK_SIG=TERM MNCOMPAT_CONVERT_TEST_HOOK=$ct/hook \
-	"$cv" "$ct/sig" --apply --quiet --to 4.13 >"$ct/sigw.out" 2>&1
+	"$cv_sig" "$ct/sig" --apply --quiet --to 4.13 >"$ct/sigw.out" 2>&1
 st=$?
 check "convert.sh --apply, SIGTERM after the last rename: stopped with its status" \
 	test $st -gt 128
@@ -687,7 +698,7 @@ for at in created:1 created:7; do
 	rm -rf "$ct/sig"
 	cp -a "$ct/sig0" "$ct/sig"
 	HOOK_AT=$at HOOK_SIG=INT MNCOMPAT_CONVERT_TEST_HOOK=$ct/hook \
-		"$cv" "$ct/sig" --apply --quiet --to 4.13 >"$ct/sigc.out" 2>&1
+		"$cv_sig" "$ct/sig" --apply --quiet --to 4.13 >"$ct/sigc.out" 2>&1
 	st=$?
 	(cd "$ct/sig" && sums .) >"$ct/sig.sum"
 	check "convert.sh --apply, SIGINT when staging file $at exists: every file as before, no staging file left" \

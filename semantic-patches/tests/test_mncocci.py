@@ -85,15 +85,15 @@ class PositionTest(unittest.TestCase):
 class CppTest(Files):
     SRC = '''static void a(void)
 {
-	x();
+\tx();
 }
 
 static void b(void)
 {
 #ifdef CONFIG_X
-	x();
+\tx();
 #else
-	y();
+\ty();
 #endif
 }
 
@@ -183,27 +183,27 @@ class ModuleTest(Files):
 
 static void slow(struct dev *d)
 {
-	mutex_lock(&d->lock);
-	mutex_unlock(&d->lock);
+\tmutex_lock(&d->lock);
+\tmutex_unlock(&d->lock);
 }
 
 static void a_page(struct mmu_notifier *mn, struct mm_struct *mm,
-		   unsigned long address)
+\t\t   unsigned long address)
 {
-	slow(dev_of(mn));
+\tslow(dev_of(mn));
 }
 
 static void b_page(struct mmu_notifier *mn, struct mm_struct *mm,
-		   unsigned long address)
+\t\t   unsigned long address)
 {
-	other_module_flush(address);
+\tother_module_flush(address);
 }
 
 static void c_page(struct mmu_notifier *mn, struct mm_struct *mm,
-		   unsigned long address)
+\t\t   unsigned long address)
 {
-	spin_lock(&lock);
-	spin_unlock(&lock);
+\tspin_lock(&lock);
+\tspin_unlock(&lock);
 }
 '''
 
@@ -255,8 +255,10 @@ static void c_page(struct mmu_notifier *mn, struct mm_struct *mm,
         d.assigned(at(self.f, 40))
         self.assertEqual(out.getvalue().split('\n')[:3], [
             '%s:31: [6.10] removed: a_page (change_pte, gone since 6.10)' % self.f,
-            '%s:31: [6.10] removed: slow (static helper only the removed callback used)' % self.f,
-            '%s:40: [6.10] review: run-time assignment to ->change_pte (gone since 6.10): remove it' % self.f])
+            '%s:31: [6.10] removed: slow '
+            '(static helper only the removed callback used)' % self.f,
+            '%s:40: [6.10] review: run-time assignment to ->change_pte '
+            '(gone since 6.10): remove it' % self.f])
         # A new file: the facts of the previous one go.
         g = self.write('n.c', '')
         d.table(at(g, 1), at(g, 1), 'x', 'y')
@@ -275,9 +277,12 @@ static void c_page(struct mmu_notifier *mn, struct mm_struct *mm,
         self.assertEqual(step.unsplit(at(f, 6), 'b'), mncocci.NONE)
         self.assertEqual(step.unsplit(at(f, 1), 'a'), 'a')
         self.assertEqual(out.getvalue().split('\n')[:3], [
-            '%s:20: [4.13] review: b is split by #if/#else: field dropped, remove the function by hand' % f,
-            '%s:20: [4.13] review: b is now unused but split by #if/#else (line 6): remove it by hand' % f,
-            '%s:6: [4.13] review: b is split by #if/#else (spatch sees one branch): not converted, give every branch the 4.13 prototype by hand' % f])
+            '%s:20: [4.13] review: b is split by #if/#else: '
+            'field dropped, remove the function by hand' % f,
+            '%s:20: [4.13] review: b is now unused but split by #if/#else '
+            '(line 6): remove it by hand' % f,
+            '%s:6: [4.13] review: b is split by #if/#else (spatch sees one branch): '
+            'not converted, give every branch the 4.13 prototype by hand' % f])
 
 
 def tap():
