@@ -29,6 +29,11 @@
 #                   mmu_notifier_synchronize: the RHEL 8.2+ (4.18) shape
 #                   of issue 27, from its description (no distribution
 #                   code)
+#   mix-4.16-5.0    a pairwise mix no known kernel shipped: 4.16's
+#                   callbacks and ops->flags next to 5.0's range struct
+#                   (bool blockable, no flags), no helper, no interval
+#                   notifier, no get/put (the trampolines fill the
+#                   kernel's struct through its bool)
 #   3.16            4.12 without invalidate_range, clear_young and
 #                   mmu_notifier_synchronize; clear_flush_young(mn, mm, addr)
 #   unknown         6.1 with an invalidate_range_start form no kernel had,
@@ -43,7 +48,7 @@ outroot=$2
 gen=$3
 
 case $gen in
-recreated-4.12 | 4.19 | 4.16 | 4.12 | 5.0 | rhel-8.2 | 3.16 | unknown) ;;
+recreated-4.12 | 4.19 | 4.16 | 4.12 | 5.0 | rhel-8.2 | mix-4.16-5.0 | 3.16 | unknown) ;;
 *) die "unknown generation $gen" ;;
 esac
 
@@ -79,7 +84,7 @@ header=$dest/common/include/linux/mmu_notifier.h
 # The fields of struct mmu_notifier_range the generation lacks (renamed
 # in the struct, and where the header's inline functions use them).
 case $gen in
-5.0) hide_fields="flags event owner vma" ;;
+5.0 | mix-4.16-5.0) hide_fields="flags event owner vma" ;;
 rhel-8.2) hide_fields="owner vma" ;;
 *) hide_fields="" ;;
 esac
@@ -90,7 +95,7 @@ function has(list) { return index(" " list " ", " " gen " ") > 0 }
 /^struct mmu_notifier_range \{$/ { ranges++; in_range = ranges == 1 }
 in_range && /^};$/ {
 	in_range = 0
-	if (has("5.0"))
+	if (has("5.0 mix-4.16-5.0"))
 		print "\tbool blockable;"
 }
 in_range && match($0, /[a-z_]+;$/) {
@@ -104,17 +109,17 @@ in_range && match($0, /[a-z_]+;$/) {
 		print "\tvoid (*invalidate_page)(struct mmu_notifier *subscription,"
 		print "\t\t\t\tstruct mm_struct *mm, unsigned long address);"
 	}
-	if (has("4.19 4.16 rhel-8.2"))
+	if (has("4.19 4.16 rhel-8.2 mix-4.16-5.0"))
 		print "\tunsigned long flags;"
 	next
 }
 /^#define MMU_NOTIFIER_RANGE_BLOCKABLE/ {
 	print
-	if (has("4.19 4.16 rhel-8.2"))
+	if (has("4.19 4.16 rhel-8.2 mix-4.16-5.0"))
 		print "#define MMU_INVALIDATE_DOES_NOT_BLOCK\t(0x01)"
 	next
 }
-/int \(\*invalidate_range_start\)\(/ && has("4.19 4.16 4.12 rhel-8.2 3.16") {
+/int \(\*invalidate_range_start\)\(/ && has("4.19 4.16 4.12 rhel-8.2 mix-4.16-5.0 3.16") {
 	getline
 	print "\t" (gen == "4.19" ? "int" : "void") \
 		" (*invalidate_range_start)(struct mmu_notifier *subscription,"
@@ -122,7 +127,7 @@ in_range && match($0, /[a-z_]+;$/) {
 		(gen == "4.19" ? ", bool blockable);" : ");")
 	next
 }
-/void \(\*invalidate_range_end\)\(/ && has("4.19 4.16 4.12 rhel-8.2 3.16") {
+/void \(\*invalidate_range_end\)\(/ && has("4.19 4.16 4.12 rhel-8.2 mix-4.16-5.0 3.16") {
 	getline
 	print "\tvoid (*invalidate_range_end)(struct mmu_notifier *subscription,"
 	print "\t\tstruct mm_struct *mm, unsigned long start, unsigned long end);"
@@ -160,10 +165,11 @@ case $gen in
 	hide="$hide s/mmu_notifier_get\\b/mncompat_fake_get/g;"
 	hide="$hide s/mmu_notifier_put\\b/mncompat_fake_put/g;"
 	;;
-5.0)
+5.0 | mix-4.16-5.0)
 	hide="$hide s/mmu_notifier_range_blockable/mncompat_fake_blockable/g;"
 	hide="$hide s/MMU_NOTIFIER_RANGE_BLOCKABLE/MNCOMPAT_FAKE_RANGE_BLOCKABLE/g;"
-	hide="$hide s/mmu_notifier_synchronize/mncompat_fake_synchronize/g;"
+	[ "$gen" != 5.0 ] ||
+		hide="$hide s/mmu_notifier_synchronize/mncompat_fake_synchronize/g;"
 	hide="$hide s/mmu_interval_/mncompat_fake_interval_/g;"
 	hide="$hide s/alloc_notifier/fake_alloc_notifier/g;"
 	hide="$hide s/free_notifier/fake_free_notifier/g;"

@@ -10,12 +10,12 @@
 # mmu_interval_notifier compile test (tests/interval: the kernel's API, or
 # the emulation, also forced on where the kernel has one), and (on the first
 # kernel and the fakes) semantic-patches' gntdev-shaped --compat output:
-# built, or refused at build time where no safe form exists.  Then the same on fake
-# KDIRs of older and distribution shapes (make-fake-kdir.sh: upstream
-# generations, RHEL 8.2+'s mix; on all but 3.16 also drivers-sample/mirror
-# and itest, as they are; where the kernel has the range struct next to old
-# callbacks, a negative control with compat's own struct, which must not
-# build) made from the first Debian 6.1
+# built, or refused at build time where no safe form exists.  Then the
+# same on fake KDIRs of older and distribution shapes (make-fake-kdir.sh:
+# upstream generations, RHEL 8.2+'s mix, a pairwise mix; on all but 3.16
+# also drivers-sample/mirror and itest, as they are; where the kernel has
+# the range struct next to old callbacks, a negative control with compat's
+# own struct, which must not build) made from the first Debian 6.1
 # headers tree given (or MNCOMPAT_FAKE_BASE, or else the deb-6.1 kernel of
 # ci/prepare-kernel.sh, fetched if needed), then sparse. The style checks
 # of compat/ (checkpatch, the shell linter) are ci/check-style.sh's. Prints
@@ -392,6 +392,7 @@ fi
 # the probes see its shape, and (4.12, 4.19) the samples build on it.
 fake_generation() {
 	gen=$1
+	fg_start=$(date +%s)
 	if ! fake=$("$tests/make-fake-kdir.sh" "$fake_base" \
 		"$work/fake" "$gen"); then
 		not_ok "fake-$gen: cannot make a fake KDIR"
@@ -417,6 +418,10 @@ fake_generation() {
 		MMU_INTERVAL_NOTIFIER MMU_NOTIFIER_GET MMU_NOTIFIER_SYNCHRONIZE
 		!MMU_NOTIFIER_RANGE_BLOCKABLE !RANGE_BLOCKABLE_FIELD
 		!RANGE_OWNER_FIELD !RANGE_VMA_FIELD !RANGE_START_RANGE" ;;
+	mix-4.16-5.0) want="RANGE_START_VOID4 RANGE_END_VOID4
+		OPS_FLAGS_DOES_NOT_BLOCK MMU_NOTIFIER_RANGE RANGE_BLOCKABLE_FIELD
+		MMU_NOTIFIER_SYNCHRONIZE !RANGE_FLAGS_FIELD
+		!MMU_NOTIFIER_RANGE_BLOCKABLE !MMU_INTERVAL_NOTIFIER" ;;
 	3.16) want="INVALIDATE_PAGE RANGE_START_VOID4 CLEAR_FLUSH_YOUNG_ADDR" ;;
 	esac
 	missing="" shown=""
@@ -473,12 +478,13 @@ fake_generation() {
 		;;
 	esac
 	rm -rf "$work/fake/$gen"
+	note "fake-$gen: header set checked in $(($(date +%s) - fg_start)) s"
 }
 
 # Fake old generations: every branch of the header gets compiled.
 if [ -n "$fake_base" ]; then
 	fakes=""
-	for gen in recreated-4.12 rhel-8.2 4.19 4.16 4.12 5.0 3.16; do
+	for gen in recreated-4.12 rhel-8.2 4.19 4.16 4.12 5.0 mix-4.16-5.0 3.16; do
 		fakes="$fakes fake-$gen"
 		job "fake-$gen" fake_generation "$gen"
 	done
