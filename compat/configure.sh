@@ -128,9 +128,18 @@ one_of() {
 one_of "invalidate_range_start()" \
 	range_start_void4 range_start_blockable range_start_range
 one_of "invalidate_range_end()" range_end_void4 range_end_range
-if have range_start_range; then
-	one_of "range blockable test" \
-		mmu_notifier_range_blockable range_blockable_field
+# struct mmu_notifier_range is probed apart from the callback forms: RHEL
+# 8.2+ has it next to the 4.x (mn, mm, start, end) callbacks. Where the
+# kernel has one, compat fills it, so it must say how to mark a range
+# blockable (the helper alone only reads it).
+for name in range_start_range range_end_range mmu_interval_notifier; do
+	if have "$name" && ! have mmu_notifier_range; then
+		die "$kdir: $name compiled but struct mmu_notifier_range (mm, start, end) did not: unknown kernel variant; see $log"
+	fi
+done
+if have mmu_notifier_range && ! have range_flags_field &&
+	! have range_blockable_field; then
+	die "$kdir: the kernel's struct mmu_notifier_range has neither flags (5.2) nor bool blockable (5.0): unknown kernel variant; see $log"
 fi
 if have invalidate_range && have arch_invalidate_secondary_tlbs; then
 	die "$kdir: both invalidate_range and arch_invalidate_secondary_tlbs compiled: unknown kernel variant; see $log"

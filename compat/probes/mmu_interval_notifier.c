@@ -2,8 +2,11 @@
 /*
  * Probe: MNCOMPAT_HAVE_MMU_INTERVAL_NOTIFIER
  * Upstream: 5.5 99cb252f5e68
+ * Backported: RHEL 8.2+ (4.18) (issue 27).
  * struct mmu_interval_notifier, mmu_interval_notifier_insert/remove,
- * mmu_interval_read_begin/retry, mmu_interval_set_seq.
+ * mmu_interval_read_begin/retry, mmu_interval_set_seq, and an
+ * ops->invalidate that takes the kernel's const struct mmu_notifier_range *
+ * (-Werror: another range type fails this probe, and compat emulates).
  */
 #include <linux/mmu_notifier.h>
 

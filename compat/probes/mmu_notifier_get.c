@@ -2,6 +2,7 @@
 /*
  * Probe: MNCOMPAT_HAVE_MMU_NOTIFIER_GET
  * Upstream: 5.4 2c7933f53f6b
+ * Backported: RHEL 8.2+ (4.18) (issue 27).
  * ops->alloc_notifier(mm), ops->free_notifier(mn), mmu_notifier_get(ops, mm)
  * and mmu_notifier_put(mn).
  */

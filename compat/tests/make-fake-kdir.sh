@@ -13,10 +13,27 @@
 #   recreated-4.12  6.1 plus ops->invalidate_page (what kernel-patches/ builds)
 #   4.19            int range_start(mn, mm, s, e, bool), void range_end(mn,
 #                   mm, s, e), ops->flags, no range struct, no get/put
+#   4.16            void range_start/end(mn, mm, s, e), ops->flags with
+#                   MMU_INVALIDATE_DOES_NOT_BLOCK, no range struct, no
+#                   get/put, no interval notifier (4.16-4.18; the shape of
+#                   RHEL 8.0-8.1 too, issue 27)
 #   4.12            void range_start/end(mn, mm, s, e), invalidate_page, no
 #                   range struct, no get/put, no interval notifier
-#   5.0             range struct with bool blockable, no blockable helper,
-#                   no mmu_notifier_synchronize, no get/put
+#   5.0             range struct (mm, start, end, bool blockable: no flags,
+#                   event, owner or vma), no blockable helper, no
+#                   mmu_notifier_synchronize, no get/put
+#   rhel-8.2        4.16's callbacks and ops->flags next to a range struct
+#                   (mm, start, end, flags, event; no owner or vma) with
+#                   MMU_NOTIFIER_RANGE_BLOCKABLE but no blockable helper,
+#                   the interval notifier on that struct, get/put and
+#                   mmu_notifier_synchronize: the RHEL 8.2+ (4.18) shape
+#                   of issue 27, from its description (no distribution
+#                   code)
+#   mix-4.16-5.0    a pairwise mix no known kernel shipped: 4.16's
+#                   callbacks and ops->flags next to 5.0's range struct
+#                   (bool blockable, no flags), no helper, no interval
+#                   notifier, no get/put (the trampolines fill the
+#                   kernel's struct through its bool)
 #   3.16            4.12 without invalidate_range, clear_young and
 #                   mmu_notifier_synchronize; clear_flush_young(mn, mm, addr)
 #   unknown         6.1 with an invalidate_range_start form no kernel had,
@@ -31,7 +48,7 @@ outroot=$2
 gen=$3
 
 case $gen in
-recreated-4.12 | 4.19 | 4.12 | 5.0 | 3.16 | unknown) ;;
+recreated-4.12 | 4.19 | 4.16 | 4.12 | 5.0 | rhel-8.2 | mix-4.16-5.0 | 3.16 | unknown) ;;
 *) die "unknown generation $gen" ;;
 esac
 
@@ -64,26 +81,45 @@ echo "include $dest/common/Makefile" >"$dest/arch/Makefile"
 header=$dest/common/include/linux/mmu_notifier.h
 [ -r "$header" ] || die "no $header"
 
+# The fields of struct mmu_notifier_range the generation lacks (renamed
+# in the struct, and where the header's inline functions use them).
+case $gen in
+5.0 | mix-4.16-5.0) hide_fields="flags event owner vma" ;;
+rhel-8.2) hide_fields="owner vma" ;;
+*) hide_fields="" ;;
+esac
+
 # Line-oriented edits of the 6.1 header, by generation.
-awk -v gen="$gen" '
+awk -v gen="$gen" -v hide_fields="$hide_fields" '
 function has(list) { return index(" " list " ", " " gen " ") > 0 }
+/^struct mmu_notifier_range \{$/ { ranges++; in_range = ranges == 1 }
+in_range && /^};$/ {
+	in_range = 0
+	if (has("5.0 mix-4.16-5.0"))
+		print "\tbool blockable;"
+}
+in_range && match($0, /[a-z_]+;$/) {
+	field = substr($0, RSTART, RLENGTH - 1)
+	if (index(" " hide_fields " ", " " field " ") > 0)
+		$0 = substr($0, 1, RSTART - 1) "mncompat_fake_" field ";"
+}
 /^struct mmu_notifier_ops \{$/ {
 	print
 	if (has("recreated-4.12 4.12 3.16")) {
 		print "\tvoid (*invalidate_page)(struct mmu_notifier *subscription,"
 		print "\t\t\t\tstruct mm_struct *mm, unsigned long address);"
 	}
-	if (has("4.19"))
+	if (has("4.19 4.16 rhel-8.2 mix-4.16-5.0"))
 		print "\tunsigned long flags;"
 	next
 }
 /^#define MMU_NOTIFIER_RANGE_BLOCKABLE/ {
 	print
-	if (has("4.19"))
+	if (has("4.19 4.16 rhel-8.2 mix-4.16-5.0"))
 		print "#define MMU_INVALIDATE_DOES_NOT_BLOCK\t(0x01)"
 	next
 }
-/int \(\*invalidate_range_start\)\(/ && has("4.19 4.12 3.16") {
+/int \(\*invalidate_range_start\)\(/ && has("4.19 4.16 4.12 rhel-8.2 mix-4.16-5.0 3.16") {
 	getline
 	print "\t" (gen == "4.19" ? "int" : "void") \
 		" (*invalidate_range_start)(struct mmu_notifier *subscription,"
@@ -91,7 +127,7 @@ function has(list) { return index(" " list " ", " " gen " ") > 0 }
 		(gen == "4.19" ? ", bool blockable);" : ");")
 	next
 }
-/void \(\*invalidate_range_end\)\(/ && has("4.19 4.12 3.16") {
+/void \(\*invalidate_range_end\)\(/ && has("4.19 4.16 4.12 rhel-8.2 mix-4.16-5.0 3.16") {
 	getline
 	print "\tvoid (*invalidate_range_end)(struct mmu_notifier *subscription,"
 	print "\t\tstruct mm_struct *mm, unsigned long start, unsigned long end);"
@@ -111,19 +147,17 @@ function has(list) { return index(" " list " ", " " gen " ") > 0 }
 	print "\t\tstruct mm_struct *mm, unsigned long address);"
 	next
 }
-/^\tunsigned flags;$/ && has("5.0") {
-	print
-	print "\tbool blockable;"
-	next
-}
 { print }
 ' "$header" >"$header.new"
 
 # Hide what the generation lacks by renaming it.
 hide=
+for field in $hide_fields; do
+	hide="$hide s/range->$field\\b/range->mncompat_fake_$field/g;"
+done
 case $gen in
-4.19 | 4.12 | 3.16)
-	hide="s/struct mmu_notifier_range\\b/struct mncompat_fake_range/g;"
+4.19 | 4.16 | 4.12 | 3.16)
+	hide="$hide s/struct mmu_notifier_range\\b/struct mncompat_fake_range/g;"
 	hide="$hide s/mmu_notifier_range_blockable/mncompat_fake_blockable/g;"
 	hide="$hide s/mmu_interval_/mncompat_fake_interval_/g;"
 	hide="$hide s/alloc_notifier/fake_alloc_notifier/g;"
@@ -131,14 +165,19 @@ case $gen in
 	hide="$hide s/mmu_notifier_get\\b/mncompat_fake_get/g;"
 	hide="$hide s/mmu_notifier_put\\b/mncompat_fake_put/g;"
 	;;
-5.0)
-	hide="s/mmu_notifier_range_blockable/mncompat_fake_blockable/g;"
-	hide="$hide s/mmu_notifier_synchronize/mncompat_fake_synchronize/g;"
+5.0 | mix-4.16-5.0)
+	hide="$hide s/mmu_notifier_range_blockable/mncompat_fake_blockable/g;"
+	hide="$hide s/MMU_NOTIFIER_RANGE_BLOCKABLE/MNCOMPAT_FAKE_RANGE_BLOCKABLE/g;"
+	[ "$gen" != 5.0 ] ||
+		hide="$hide s/mmu_notifier_synchronize/mncompat_fake_synchronize/g;"
 	hide="$hide s/mmu_interval_/mncompat_fake_interval_/g;"
 	hide="$hide s/alloc_notifier/fake_alloc_notifier/g;"
 	hide="$hide s/free_notifier/fake_free_notifier/g;"
 	hide="$hide s/mmu_notifier_get\\b/mncompat_fake_get/g;"
 	hide="$hide s/mmu_notifier_put\\b/mncompat_fake_put/g;"
+	;;
+rhel-8.2)
+	hide="$hide s/mmu_notifier_range_blockable/mncompat_fake_blockable/g;"
 	;;
 esac
 if [ "$gen" = 3.16 ]; then

@@ -10,9 +10,12 @@
 # mmu_interval_notifier compile test (tests/interval: the kernel's API, or
 # the emulation, also forced on where the kernel has one), and (on the first
 # kernel and the fakes) semantic-patches' gntdev-shaped --compat output:
-# built, or refused at build time where no safe form exists.  Then the same on fake
-# old-generation KDIRs (make-fake-kdir.sh; on the 4.12 and 4.19 shapes also
-# drivers-sample/mirror and itest, as they are) made from the first Debian 6.1
+# built, or refused at build time where no safe form exists.  Then the
+# same on fake KDIRs of older and distribution shapes (make-fake-kdir.sh:
+# upstream generations, RHEL 8.2+'s mix, a pairwise mix; on all but 3.16
+# also drivers-sample/mirror and itest, as they are; where the kernel has
+# the range struct next to old callbacks, a negative control with compat's
+# own struct, which must not build) made from the first Debian 6.1
 # headers tree given (or MNCOMPAT_FAKE_BASE, or else the deb-6.1 kernel of
 # ci/prepare-kernel.sh, fetched if needed), then sparse. The style checks
 # of compat/ (checkpatch, the shell linter) are ci/check-style.sh's. Prints
@@ -288,9 +291,11 @@ test_kernel() {
 
 	# Forced-off builds: each probe result the header acts on, turned
 	# off where the fallback compiles against the same kernel.
+	# MMU_NOTIFIER_RANGE_BLOCKABLE off: the flags read directly (RHEL
+	# 8.2+ has the flags without the helper).
 	for tk_feature in INVALIDATE_PAGE MMU_NOTIFIER_SYNCHRONIZE \
 		OPS_FLAGS_DOES_NOT_BLOCK ARCH_INVALIDATE_SECONDARY_TLBS \
-		INVALIDATE_RANGE; do
+		INVALIDATE_RANGE MMU_NOTIFIER_RANGE_BLOCKABLE; do
 		has "$tk_cfg" "$tk_feature" || continue
 		tk_off=$work/$tk_name/off-$tk_feature
 		force_off "$tk_cfg" "$tk_feature" "$tk_off"
@@ -387,6 +392,7 @@ fi
 # the probes see its shape, and (4.12, 4.19) the samples build on it.
 fake_generation() {
 	gen=$1
+	fg_start=$(date +%s)
 	if ! fake=$("$tests/make-fake-kdir.sh" "$fake_base" \
 		"$work/fake" "$gen"); then
 		not_ok "fake-$gen: cannot make a fake KDIR"
@@ -396,27 +402,68 @@ fake_generation() {
 	mkdir -p "$work/fake-$gen"
 	test_kernel "fake-$gen" "$fake" no
 	cfg=$work/fake-$gen/config
+	# What the probes must find, and (!) must not.
 	case $gen in
-	recreated-4.12) want="INVALIDATE_PAGE RANGE_START_RANGE" ;;
-	4.19) want="RANGE_START_BLOCKABLE RANGE_END_VOID4 OPS_FLAGS_DOES_NOT_BLOCK" ;;
-	4.12) want="INVALIDATE_PAGE RANGE_START_VOID4 INVALIDATE_RANGE" ;;
-	5.0) want="RANGE_START_RANGE RANGE_BLOCKABLE_FIELD" ;;
+	recreated-4.12) want="INVALIDATE_PAGE RANGE_START_RANGE MMU_NOTIFIER_RANGE" ;;
+	4.19) want="RANGE_START_BLOCKABLE RANGE_END_VOID4 OPS_FLAGS_DOES_NOT_BLOCK !MMU_NOTIFIER_RANGE" ;;
+	4.16) want="RANGE_START_VOID4 RANGE_END_VOID4 OPS_FLAGS_DOES_NOT_BLOCK
+		INVALIDATE_RANGE MMU_NOTIFIER_SYNCHRONIZE !INVALIDATE_PAGE
+		!MMU_NOTIFIER_RANGE !MMU_INTERVAL_NOTIFIER !MMU_NOTIFIER_GET" ;;
+	4.12) want="INVALIDATE_PAGE RANGE_START_VOID4 INVALIDATE_RANGE !MMU_NOTIFIER_RANGE" ;;
+	5.0) want="RANGE_START_RANGE MMU_NOTIFIER_RANGE RANGE_BLOCKABLE_FIELD
+		!RANGE_FLAGS_FIELD !RANGE_EVENT_FIELD !RANGE_OWNER_FIELD
+		!RANGE_VMA_FIELD !MMU_NOTIFIER_RANGE_BLOCKABLE" ;;
+	rhel-8.2) want="RANGE_START_VOID4 RANGE_END_VOID4 OPS_FLAGS_DOES_NOT_BLOCK
+		MMU_NOTIFIER_RANGE RANGE_FLAGS_FIELD RANGE_EVENT_FIELD
+		MMU_INTERVAL_NOTIFIER MMU_NOTIFIER_GET MMU_NOTIFIER_SYNCHRONIZE
+		!MMU_NOTIFIER_RANGE_BLOCKABLE !RANGE_BLOCKABLE_FIELD
+		!RANGE_OWNER_FIELD !RANGE_VMA_FIELD !RANGE_START_RANGE" ;;
+	mix-4.16-5.0) want="RANGE_START_VOID4 RANGE_END_VOID4
+		OPS_FLAGS_DOES_NOT_BLOCK MMU_NOTIFIER_RANGE RANGE_BLOCKABLE_FIELD
+		MMU_NOTIFIER_SYNCHRONIZE !RANGE_FLAGS_FIELD
+		!MMU_NOTIFIER_RANGE_BLOCKABLE !MMU_INTERVAL_NOTIFIER" ;;
 	3.16) want="INVALIDATE_PAGE RANGE_START_VOID4 CLEAR_FLUSH_YOUNG_ADDR" ;;
 	esac
-	missing=
+	missing="" shown=""
 	for feature in $want; do
-		has "$cfg" "$feature" 2>/dev/null ||
-			missing="$missing $feature"
+		shown="${shown:+$shown }$feature"
+		case $feature in
+		!*)
+			! has "$cfg" "${feature#!}" 2>/dev/null ||
+				missing="$missing $feature"
+			;;
+		*)
+			has "$cfg" "$feature" 2>/dev/null ||
+				missing="$missing $feature"
+			;;
+		esac
 	done
 	if [ -z "$missing" ]; then
-		ok "fake-$gen: probes see the $gen shape ($want)"
+		ok "fake-$gen: probes see the $gen shape ($shown)"
 	else
-		not_ok "fake-$gen: probes miss$missing"
+		not_ok "fake-$gen: probes get wrong:$missing (wanted: $shown)"
 	fi
-	# The samples on the notifier shapes of the floor's era: they
-	# must build through compat/ as they are.
+	# A generation guess instead of the range struct's own probe (what
+	# compat did before issue 27: its own struct wherever range_start
+	# takes no range) must fail to build where the kernel has the struct
+	# next to the old callbacks: the check can fail.
+	if has "$cfg" MMU_NOTIFIER_RANGE && ! has "$cfg" RANGE_START_RANGE; then
+		guess=$work/fake-$gen/guess
+		force_off "$cfg" MMU_NOTIFIER_RANGE "$guess"
+		if "$tests/build-module.sh" "$fake" "$guess" "$guess/build" ""; then
+			not_ok "fake-$gen: negative control: the test module builds with compat's own struct mmu_notifier_range next to the kernel's"
+		elif grep -q "redefinition of .struct mmu_notifier_range" \
+			"$guess/build/build.log"; then
+			ok "fake-$gen: negative control: compat's own struct mmu_notifier_range next to the kernel's fails to build (redefinition)"
+		else
+			not_ok "fake-$gen: negative control failed, but not with a redefinition of struct mmu_notifier_range (log: $guess/build/build.log)"
+		fi
+	fi
+	# The samples on every notifier shape of the floor's era (4.4 on):
+	# they must build through compat/ as they are.
 	case $gen in
-	4.12 | 4.19)
+	3.16) ;;
+	*)
 		for sample in mirror itest; do
 			if MNCOMPAT_TEST_MODULE=$compat/../drivers-sample/$sample \
 				"$tests/build-module.sh" "$fake" "$cfg" \
@@ -431,12 +478,13 @@ fake_generation() {
 		;;
 	esac
 	rm -rf "$work/fake/$gen"
+	note "fake-$gen: header set checked in $(($(date +%s) - fg_start)) s"
 }
 
 # Fake old generations: every branch of the header gets compiled.
 if [ -n "$fake_base" ]; then
 	fakes=""
-	for gen in recreated-4.12 4.19 4.12 5.0 3.16; do
+	for gen in recreated-4.12 rhel-8.2 4.19 4.16 4.12 5.0 mix-4.16-5.0 3.16; do
 		fakes="$fakes fake-$gen"
 		job "fake-$gen" fake_generation "$gen"
 	done

@@ -28,9 +28,11 @@
  *
  * Where the kernel has the callback in this form (5.0+; on 6.1 and 6.12
  * all four), the table points straight at the driver's functions.  Older
- * forms get per-table trampolines that build a struct mmu_notifier_range.
- * Only range->mm, range->start and range->end are portable; test
- * blockability with mncompat_range_blockable().
+ * forms get per-table trampolines that build a struct mmu_notifier_range:
+ * the kernel's where it has one (5.0+, or backported next to the older
+ * callbacks, as in RHEL 8.2+), else compat's own.  Only range->mm,
+ * range->start and range->end are portable; test blockability with
+ * mncompat_range_blockable().
  *
  * Rules where the kernel still has ops->invalidate_page (before 4.13):
  * the compat layer adds an invalidate_page() that delivers
@@ -72,23 +74,56 @@
 
 #define MNCOMPAT_RANGE_START_MAY_SLEEP	0x1
 
-#ifndef MNCOMPAT_HAVE_RANGE_START_RANGE
-/* Before 5.0 the callbacks took (mm, start, end): trampolines build this. */
+/*
+ * struct mmu_notifier_range: the kernel's wherever it has one (5.0+, and
+ * kernels that backported it next to older callbacks, e.g. RHEL 8.2+),
+ * else compat's own. Each field is probed on its own; the trampolines fill
+ * the fields the struct has.
+ */
+#ifdef MNCOMPAT_HAVE_MMU_NOTIFIER_RANGE
+#ifdef MNCOMPAT_HAVE_RANGE_FLAGS_FIELD
+#define __MNCOMPAT_RANGE_FLAGS	1
+#else
+#define __MNCOMPAT_RANGE_FLAGS	0
+#endif
+#ifdef MNCOMPAT_HAVE_RANGE_BLOCKABLE_FIELD
+#define __MNCOMPAT_RANGE_BOOL	1
+#else
+#define __MNCOMPAT_RANGE_BOOL	0
+#endif
+#ifdef MNCOMPAT_HAVE_RANGE_EVENT_FIELD
+#define __MNCOMPAT_RANGE_EVENT	1
+#else
+#define __MNCOMPAT_RANGE_EVENT	0
+#endif
+#if !__MNCOMPAT_RANGE_FLAGS && !__MNCOMPAT_RANGE_BOOL
+#error "mncompat: the kernel's struct mmu_notifier_range has neither flags nor blockable: rerun compat/configure.sh"
+#endif
+#else
+/* No struct in the kernel (before 5.0): the trampolines build this one. */
 struct mmu_notifier_range {
 	struct mm_struct *mm;
 	unsigned long start;
 	unsigned long end;
 	bool blockable;
 };
+
+#define __MNCOMPAT_RANGE_FLAGS	0
+#define __MNCOMPAT_RANGE_BOOL	1
+#define __MNCOMPAT_RANGE_EVENT	0
 #endif
 
 /* Designated initialiser of a range, for every struct layout. */
-#ifdef MNCOMPAT_HAVE_MMU_NOTIFIER_RANGE_BLOCKABLE
+#if __MNCOMPAT_RANGE_FLAGS
 #define __MNCOMPAT_RANGE_BLOCKABLE(blockable_)				\
-	.flags = (blockable_) ? MMU_NOTIFIER_RANGE_BLOCKABLE : 0,	\
-	.event = MMU_NOTIFY_CLEAR,
+	.flags = (blockable_) ? MMU_NOTIFIER_RANGE_BLOCKABLE : 0,
 #else
 #define __MNCOMPAT_RANGE_BLOCKABLE(blockable_)	.blockable = (blockable_),
+#endif
+#if __MNCOMPAT_RANGE_EVENT
+#define __MNCOMPAT_RANGE_EVENT_FIELD	.event = MMU_NOTIFY_CLEAR,
+#else
+#define __MNCOMPAT_RANGE_EVENT_FIELD
 #endif
 #define __MNCOMPAT_RANGE(mm_, start_, end_, blockable_)			\
 	{								\
@@ -96,6 +131,7 @@ struct mmu_notifier_range {
 		.start = (start_),					\
 		.end = (end_),						\
 		__MNCOMPAT_RANGE_BLOCKABLE(blockable_)			\
+		__MNCOMPAT_RANGE_EVENT_FIELD				\
 	}
 
 /**
@@ -103,13 +139,17 @@ struct mmu_notifier_range {
  * @range: the range passed to invalidate_range_start/end
  *
  * If this is false, invalidate_range_start must not sleep and should
- * return -EAGAIN when it cannot proceed without sleeping.
+ * return -EAGAIN when it cannot proceed without sleeping. The kernel's
+ * mmu_notifier_range_blockable() where it has one, else the field the
+ * struct has (RHEL 8.2+ has the flags without the helper).
  */
 static inline bool
 mncompat_range_blockable(const struct mmu_notifier_range *range)
 {
-#ifdef MNCOMPAT_HAVE_MMU_NOTIFIER_RANGE_BLOCKABLE
+#if defined(MNCOMPAT_HAVE_MMU_NOTIFIER_RANGE_BLOCKABLE)
 	return mmu_notifier_range_blockable(range);
+#elif __MNCOMPAT_RANGE_FLAGS
+	return range->flags & MMU_NOTIFIER_RANGE_BLOCKABLE;
 #else
 	return range->blockable;
 #endif
