@@ -48,7 +48,8 @@ struct mmu_notifier_ops o = {
 // (__mmu_notifier_register(): WARN, -EINVAL). compat leaves the hook out
 // of such a table there (convert.sh --compat); without compat, say so.
 @both depends on !compat@
-identifier o, fn;
+identifier o;
+identifier fn != NULL;
 expression E;
 position p;
 @@
@@ -138,7 +139,8 @@ fn(...) { ... }
 fn << ops.fn;
 p << ops.p;
 @@
-step.note(p, "review: %s is not defined in this file or could not be parsed (#if?): rename its definition by hand if the name has invalidate_range in it" % fn)
+if fn != 'NULL':
+    step.note(p, "review: %s is not defined in this file or could not be parsed (#if?): rename its definition by hand if the name has invalidate_range in it" % fn)
 
 // The changes: this one first (spatch keeps positions only until then).
 @rt_typed depends on patch@
