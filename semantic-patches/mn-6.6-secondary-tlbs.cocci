@@ -178,6 +178,22 @@ fn2 << nn.fn2;
 @@
 step.note(p, "converted: .invalidate_range = %s -> .arch_invalidate_secondary_tlbs = %s" % (fn, fn2))
 
+// A field set to 0 names no callback (NULL is the identifier above): the
+// field is renamed all the same.
+@ren_zero depends on patch@
+identifier o;
+position p;
+@@
+struct mmu_notifier_ops o = {
+-	.invalidate_range@p = 0,
++	.arch_invalidate_secondary_tlbs = 0,
+};
+
+@script:python@
+p << ren_zero.p;
+@@
+step.note(p, "converted: .invalidate_range = 0 -> .arch_invalidate_secondary_tlbs = 0")
+
 // rename the callback everywhere in the file when its name changes
 @rename_def depends on ren_field@
 identifier ops.fn, nn.fn2;

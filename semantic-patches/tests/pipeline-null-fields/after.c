@@ -3,7 +3,7 @@
  * Test input for the series without compat: fields of an ops table set
  * to NULL or 0 name no callback.  The removed fields (invalidate_page,
  * change_pte) go, with no note and nothing to review; a field that stays
- * keeps its 0; a NULL invalidate_range_start stays, a NULL
+ * keeps its 0; a NULL invalidate_range_start stays, a NULL or 0
  * invalidate_range is renamed with the field.
  */
 #include <linux/mmu_notifier.h>
@@ -28,6 +28,7 @@ static const struct mmu_notifier_ops nf_ops = {
 
 static const struct mmu_notifier_ops nf_zero_ops = {
 	.clear_young	= nf_clear_young,
+	.arch_invalidate_secondary_tlbs = 0,
 };
 
 static void nf_end(struct mmu_notifier *mn,
