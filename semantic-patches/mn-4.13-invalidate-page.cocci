@@ -448,7 +448,8 @@ if not dying.tables.get(key(p), {}).get('tlb'):
         'Its work moves to range_end (see the conversion);' if needs_move(p) else 'It is removed as in plain conversion:'))
 
 @cppbad@
-identifier ops, fn;
+identifier ops;
+identifier fn != NULL;
 position p : script:python() { cpp_bad(p) };
 @@
 struct mmu_notifier_ops ops = {
@@ -456,7 +457,8 @@ struct mmu_notifier_ops ops = {
 };
 
 @only@
-identifier ops, fn;
+identifier ops;
+identifier fn != NULL;
 position p : script:python() { is_only(p) };
 @@
 struct mmu_notifier_ops ops = {

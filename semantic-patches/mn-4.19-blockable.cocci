@@ -26,7 +26,8 @@ first_stmt = {}
 first_done = set()
 
 @ops@
-identifier o, fn;
+identifier o;
+identifier fn != NULL;
 position p;
 @@
 struct mmu_notifier_ops o = {

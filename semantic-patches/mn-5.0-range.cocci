@@ -44,7 +44,8 @@ def range_field(fn, x):
     return params[fn][x]
 
 @ops@
-identifier o, fn;
+identifier o;
+identifier fn != NULL;
 position p;
 @@
 struct mmu_notifier_ops o = {
@@ -76,7 +77,8 @@ p << ops.p;
 step.note(p, "review: %s is not defined in this file or could not be parsed (#if?), or has a prototype this script does not know: give it the 5.0 prototype (mn, const struct mmu_notifier_range *) by hand" % fn)
 
 @ops_start@
-identifier o, fn;
+identifier o;
+identifier fn != NULL;
 @@
 struct mmu_notifier_ops o = {
 	.invalidate_range_start = fn,

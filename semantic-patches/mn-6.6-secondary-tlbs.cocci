@@ -48,7 +48,8 @@ struct mmu_notifier_ops o = {
 // (__mmu_notifier_register(): WARN, -EINVAL). compat leaves the hook out
 // of such a table there (convert.sh --compat); without compat, say so.
 @both depends on !compat@
-identifier o, fn;
+identifier o;
+identifier fn != NULL;
 expression E;
 position p;
 @@
@@ -138,7 +139,8 @@ fn(...) { ... }
 fn << ops.fn;
 p << ops.p;
 @@
-step.note(p, "review: %s is not defined in this file or could not be parsed (#if?): rename its definition by hand if the name has invalidate_range in it" % fn)
+if fn != 'NULL':
+    step.note(p, "review: %s is not defined in this file or could not be parsed (#if?): rename its definition by hand if the name has invalidate_range in it" % fn)
 
 // The changes: this one first (spatch keeps positions only until then).
 @rt_typed depends on patch@
@@ -175,6 +177,22 @@ fn << ops.fn;
 fn2 << nn.fn2;
 @@
 step.note(p, "converted: .invalidate_range = %s -> .arch_invalidate_secondary_tlbs = %s" % (fn, fn2))
+
+// A field set to 0 names no callback (NULL is the identifier above): the
+// field is renamed all the same.
+@ren_zero depends on patch@
+identifier o;
+position p;
+@@
+struct mmu_notifier_ops o = {
+-	.invalidate_range@p = 0,
++	.arch_invalidate_secondary_tlbs = 0,
+};
+
+@script:python@
+p << ren_zero.p;
+@@
+step.note(p, "converted: .invalidate_range = 0 -> .arch_invalidate_secondary_tlbs = 0")
 
 // rename the callback everywhere in the file when its name changes
 @rename_def depends on ren_field@

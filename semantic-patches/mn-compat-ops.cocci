@@ -103,7 +103,9 @@ p << tbl.p;
 ops << tbl.ops;
 args;
 @@
-have = dict(fields.get((p[0].file, ops), []))
+# A field set to NULL or 0 names no callback.
+have = dict((f, e) for f, e in fields.get((p[0].file, ops), [])
+            if str(e).strip() not in ('NULL', '0'))
 start = have.get('invalidate_range_start')
 end = have.get('invalidate_range_end')
 tlbs = have.get('arch_invalidate_secondary_tlbs')

@@ -176,6 +176,8 @@ mmu_notifier_change_pte pgprot_* vm_normal_page follow_pfn is_zero_pfn
 for_each_* list_for_each* hlist_for_each* ioread* iowrite* readl* writel*
 readq* writeq* readb writeb readw writew
 __raw_* memset_io memcpy_toio memcpy_fromio mmiowb
+clflush clflushopt clflush_cache_range prefetch prefetchw panic
+numa_node_id numa_mem_id cpu_to_node local_flush_tlb* nop
 '''.split()
 ATOMIC_EXACT = set(n for n in ATOMIC_CALLS if not n.endswith('*'))
 ATOMIC_PREFIX = tuple(n[:-1] for n in ATOMIC_CALLS if n.endswith('*'))

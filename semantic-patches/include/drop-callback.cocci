@@ -12,10 +12,29 @@
 // virtual rules it declares itself.)
 virtual patch, context, org, report
 
+// A field set to NULL or 0 names no callback: it goes, and that is all
+// (an absent field is the same thing on every kernel).
+@drop_null depends on patch@
+identifier ops;
+identifier f : script:python() { dying.is_field(f) };
+@@
+struct mmu_notifier_ops ops = {
+-	.f = NULL,
+};
+
+@drop_zero depends on patch@
+identifier ops;
+identifier f : script:python() { dying.is_field(f) };
+@@
+struct mmu_notifier_ops ops = {
+-	.f = 0,
+};
+
 // The tables with the field, their range callbacks and where the field's
 // callback is defined.
 @tbl@
-identifier ops, fn;
+identifier ops;
+identifier fn != NULL;
 identifier f : script:python() { dying.is_field(f) };
 position p, pt;
 @@
@@ -61,7 +80,8 @@ dying.definition(fn, pf)
 
 // The fields that go, and what their callbacks use.
 @gone@
-identifier ops, fn;
+identifier ops;
+identifier fn != NULL;
 identifier f : script:python() { dying.is_field(f) };
 position p : script:python() { dying.drops(p) };
 @@

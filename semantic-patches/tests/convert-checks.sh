@@ -446,6 +446,18 @@ check "module view: the review item names the call and where it is" \
 check "module view: the callback it cannot judge is not made the atomic hook" \
 	sh -c '! grep -q "(invalidate_range, atomic" "$1"' sh "$ct/unres.out"
 
+# NULL and 0 in an ops table are no callbacks, and helpers such as
+# clflush() and panic() never sleep: nothing to review, either mode.
+mkdir -p "$ct/null"
+cp "$here/pipeline-compat-null/before.c" "$ct/null/gn.c"
+for m in --native --compat; do
+	"$cv" $m --quiet "$ct/null" >"$ct/null$m.out" 2>&1
+	st=$?
+	check "convert.sh $m: NULL fields and non-sleeping helpers, 0 items needing review (exit 0)" \
+		sh -c 'test "$1" -eq 0 && grep -q "^items needing review: 0 " "$2"' \
+		sh "$st" "$ct/null$m.out"
+done
+
 # --- version guards, the [check] word boundary ---------------------------
 "$cv" --quiet "$mods/version-guard" >"$ct/guard.out" 2>&1
 st=$?

@@ -22,7 +22,8 @@
 #
 # spec lines: "cocci FILE" (in order; repeatable), "define NAME" (-D NAME
 # for every cocci that declares "virtual NAME"), "report ERE" (a report
-# line must match), "noreport ERE" (no report line may match).
+# line must match), "noreport ERE" (no report line may match), "reviews N"
+# (exactly N notes are items needing review, as convert.sh counts them).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -160,6 +161,7 @@ for c in $cases; do
 done
 wait
 
+review_re='\] review:|\] (converted|removed|bracketed):.*[^a-z_]review'
 for c in $cases; do
 	d=$here/$c
 	spec=$d/spec
@@ -195,6 +197,17 @@ for c in $cases; do
 			ok "$c: no report /$re/"
 		fi
 	done <"$work/nowant"
+	want_rev=$(spec_values reviews "$spec")
+	if [ -n "$want_rev" ]; then
+		# convert.sh's test for an item needing review.
+		nrev=$(grep -cE "$review_re" "$work/notes")
+		if [ "$nrev" -eq "$want_rev" ]; then
+			ok "$c: $want_rev item(s) needing review"
+		else
+			not_ok "$c: $want_rev item(s) needing review, not $nrev" \
+				"$work/notes"
+		fi
+	fi
 	if grep -q '^build$' "$spec"; then
 		build_module "$c" "$d/after.c"
 	fi

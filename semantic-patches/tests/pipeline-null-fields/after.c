@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test input for the series without compat: fields of an ops table set
+ * to NULL or 0 name no callback.  The removed fields (invalidate_page,
+ * change_pte) go, with no note and nothing to review; a field that stays
+ * keeps its 0; a NULL invalidate_range_start stays, a NULL or 0
+ * invalidate_range is renamed with the field.
+ */
+#include <linux/mmu_notifier.h>
+
+struct nf {
+	struct mmu_notifier mn;
+	atomic_t young;
+};
+
+static int nf_clear_young(struct mmu_notifier *mn, struct mm_struct *mm,
+			  unsigned long start, unsigned long end)
+{
+	struct nf *n = container_of(mn, struct nf, mn);
+
+	return atomic_xchg(&n->young, 0);
+}
+
+static const struct mmu_notifier_ops nf_ops = {
+	.clear_young	= nf_clear_young,
+	.test_young	= 0,
+};
+
+static const struct mmu_notifier_ops nf_zero_ops = {
+	.clear_young	= nf_clear_young,
+	.arch_invalidate_secondary_tlbs = 0,
+};
+
+static void nf_end(struct mmu_notifier *mn,
+		   const struct mmu_notifier_range *range)
+{
+}
+
+static const struct mmu_notifier_ops nf_end_ops = {
+	.invalidate_range_start	= NULL,
+	.invalidate_range_end	= nf_end,
+	.arch_invalidate_secondary_tlbs = NULL,
+};
