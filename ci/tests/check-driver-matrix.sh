@@ -8,9 +8,9 @@
 # kernel has a row) judged against ci/tests/fixtures/expectations; the
 # main matrix turns a suite the harness refuses into a failing row per
 # kernel; the shadow sample, converted with compat, goes green on deb-6.1,
-# deb-6.12 and pre413-6.1, built to ignore invalidations it fails every
-# coherence test on deb-6.12 (ci/tests/fixtures/expectations-shadow-broken),
-# and converted without compat (--native) it misses the migrations on
+# deb-6.12, pre413-6.1 and ent-6.1 (the RHEL 8.2+ shape), built to ignore
+# invalidations it fails every coherence test on deb-6.12
+# (ci/tests/fixtures/expectations-shadow-broken), and converted without compat (--native) it misses the migrations on
 # pre413-6.1 (ci/tests/fixtures/expectations-native, bug B2). Output: "ok N - ...", then
 # "driver-matrix: N passed, M failed".
 set -eu
@@ -133,17 +133,19 @@ else
 fi
 
 # The second legacy sample, converted at build time with compat: green,
-# also on a kernel that still calls invalidate_page.
+# also on a kernel that still calls invalidate_page and on one with 4.x
+# range callbacks next to the 5.x range struct (ent-6.1).
 shadow=$MNCOMPAT_TOP/drivers-sample/shadow
 sum_tree() {
 	(cd "$1" && find . -type f | sort | xargs cat | md5sum)
 }
 before=$(sum_tree "$shadow")
-KERNELS=deb-6.1,deb-6.12,pre413-6.1 run shadow "$shadow" "$shadow/tests"
+KERNELS=deb-6.1,deb-6.12,pre413-6.1,ent-6.1 run shadow "$shadow" "$shadow/tests"
 exit_is shadow 0
 has shadow "deb-6.1/shadow: [0-9]* pass, 0 not pass" "6.1"
 has shadow "deb-6.12/shadow: [0-9]* pass, 0 not pass" "6.12"
 has shadow "pre413-6.1/shadow: [0-9]* pass, 0 not pass" "pre-4.13"
+has shadow "ent-6.1/shadow: [0-9]* pass, 0 not pass" "RHEL 8.2+ shape"
 has shadow "^shadow/shadow_tests/shadow.track.migrate_to_other_node *pass *pass *pass" \
 	"coherence tests ran"
 report=$base/shadow/driver/shadow/convert.report

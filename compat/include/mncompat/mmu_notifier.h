@@ -72,6 +72,19 @@
 #undef MNCOMPAT_HAVE_INVALIDATE_PAGE
 #endif
 
+/*
+ * Test knob: with -DMNCOMPAT_GUESS_RANGE_STRUCT the header decides by
+ * callback generation, as compat did before issue 27: where range_start
+ * does not take a range it ignores the kernel's struct mmu_notifier_range
+ * and defines its own. On a kernel with the struct next to the 4.x
+ * callbacks (RHEL 8.2+, the ent-6.1 row) the build must then fail; only
+ * for proving that the probe is what makes such a kernel build.
+ */
+#if defined(MNCOMPAT_GUESS_RANGE_STRUCT) && \
+	!defined(MNCOMPAT_HAVE_RANGE_START_RANGE)
+#undef MNCOMPAT_HAVE_MMU_NOTIFIER_RANGE
+#endif
+
 #define MNCOMPAT_RANGE_START_MAY_SLEEP	0x1
 
 /*
