@@ -81,8 +81,7 @@ def report(results_dir, cells):
         lines.append(f"guest accelerator: {name} ({n} suite runs)" +
                      (f": {why}" if why else ""))
     for run, why in results.retries(results_dir, cells):
-        lines.append(f"infrastructure retry: {run}: the first guest died "
-                     f"before its first step ({why}), booted once more")
+        lines.append(f"infrastructure retry: {run}: {results.retry_note(why)}")
     harness = results.ordered(f"{c.kernel}/{c.suite}" for c in cells
                               if c.test.endswith("/harness"))
     if harness:

@@ -228,6 +228,13 @@ def accels(results_dir, cells):
     return seen
 
 
+def retry_note(why):
+    """The words of a report for a suite run whose first guest died
+    before its first step (why: its retry file)."""
+    return (f"the first guest died before its first step ({why}), "
+            "booted once more")
+
+
 def retries(results_dir, cells):
     """[(kernel/suite, why)] of the suite runs whose first guest died
     before its first step and was booted once more (ci/boot.sh): an
@@ -284,8 +291,7 @@ def suite_line(suite_dir, bootdir):
         line = f"{passed} pass, {len(rows) - passed} not pass"
     retry = read_text(os.path.join(suite_dir, "retry")).strip()
     if retry:
-        line += ("; infrastructure retry: the first guest died before its "
-                 f"first step ({retry}), booted once more")
+        line += f"; infrastructure retry: {retry_note(retry)}"
     warnings = read_text(os.path.join(suite_dir, "kernel-warnings.log"))
     if warnings:
         line += (f"; {len(warnings.splitlines())} warnings of the kernel's "
