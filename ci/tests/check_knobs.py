@@ -15,7 +15,8 @@ import subprocess
 import sys
 
 SHELL_READ = re.compile(r'\$\{((?:MNCOMPAT|BOOT)_[A-Z0-9_]+)(?::?[-?+])')
-PY_READ = re.compile(r'''(?:environ\.get\(|environ\[|getenv\()\s*['"]((?:MNCOMPAT|BOOT)_[A-Z0-9_]+)''')
+PY_READ = re.compile(r'''(?:environ\.get\(|environ\[|getenv\()\s*'''
+                     r'''['"]((?:MNCOMPAT|BOOT)_[A-Z0-9_]+)''')
 SKIP = ('.c', '.h', '.patch', '.md')
 
 
