@@ -58,8 +58,12 @@
 #define _MNCOMPAT_MMU_NOTIFIER_H
 
 #include <linux/bug.h>
+#include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/mmu_notifier.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <mncompat_config.h>
 
 /*
@@ -234,9 +238,22 @@ struct mncompat_mmu_notifier_desc {
 #define __MNCOMPAT_FLAGS_FIELD(...)
 #endif
 
+/*
+ * Start/end pairing (see "Kernels whose range_start may fail" above): on
+ * the 4.19+ callback forms, unless the test knob
+ * -DMNCOMPAT_NO_START_END_PAIRING asks for the tables of before issue 33.
+ */
+#if (defined(MNCOMPAT_HAVE_RANGE_START_RANGE) ||			\
+     defined(MNCOMPAT_HAVE_RANGE_START_BLOCKABLE)) &&			\
+	!defined(MNCOMPAT_NO_START_END_PAIRING)
+#define __MNCOMPAT_PAIRING	1
+#else
+#define __MNCOMPAT_PAIRING	0
+#endif
+
 #if defined(MNCOMPAT_HAVE_RANGE_START_RANGE) &&				\
 	defined(MNCOMPAT_HAVE_RANGE_END_RANGE) &&			\
-	!defined(MNCOMPAT_HAVE_INVALIDATE_PAGE)
+	!defined(MNCOMPAT_HAVE_INVALIDATE_PAGE) && !__MNCOMPAT_PAIRING
 /* 5.0 and later without invalidate_page: the driver's functions as they are. */
 #define __MNCOMPAT_DEFINE_DESC(...)	struct mncompat_mmu_notifier_desc
 #else
@@ -273,17 +290,16 @@ __mncompat_range_start_nofail(const struct mncompat_mmu_notifier_desc *desc,
 	const struct mmu_notifier_range range =				\
 		__MNCOMPAT_RANGE(mm, start_, end_, blockable_)
 
-/* The table's field: the trampoline, or NULL where fn is NULL. */
-#define __MNCOMPAT_TRAMP_FIELD(field, fn, ops, what)			\
-	.field = __MNCOMPAT_UNLESS_NULL(fn, __MNCOMPAT_TRAMP(ops, what)),
+/* The table's value: the trampoline, or NULL where fn is NULL. */
+#define __MNCOMPAT_TRAMP_VALUE(fn, ops, what)				\
+	__MNCOMPAT_UNLESS_NULL(fn, __MNCOMPAT_TRAMP(ops, what))
 
 #if defined(MNCOMPAT_HAVE_RANGE_START_RANGE)
-#define __MNCOMPAT_RANGE_START(start, ...)				\
-	.invalidate_range_start = (start),
+#define __MNCOMPAT_RANGE_START_VALUE(start, ...)	(start)
 #define __MNCOMPAT_DEFINE_RANGE_START(...)
 #else
-#define __MNCOMPAT_RANGE_START(start, ops)				\
-	__MNCOMPAT_TRAMP_FIELD(invalidate_range_start, start, ops, range_start)
+#define __MNCOMPAT_RANGE_START_VALUE(start, ops)			\
+	__MNCOMPAT_TRAMP_VALUE(start, ops, range_start)
 #if defined(MNCOMPAT_HAVE_RANGE_START_BLOCKABLE)
 /* 4.19-4.20: int (mn, mm, start, end, bool blockable). */
 #define __MNCOMPAT_DEFINE_RANGE_START(ops, ...)			\
@@ -312,15 +328,15 @@ __mncompat_range_start_nofail(const struct mncompat_mmu_notifier_desc *desc,
 #endif
 
 #if defined(MNCOMPAT_HAVE_RANGE_END_RANGE)
-#define __MNCOMPAT_RANGE_END(end, ...)	.invalidate_range_end = (end),
+#define __MNCOMPAT_RANGE_END_VALUE(end, ...)	(end)
 #define __MNCOMPAT_DEFINE_RANGE_END(...)
 #elif defined(MNCOMPAT_HAVE_RANGE_END_VOID4)
 /*
  * 2.6.27-4.20: void (mn, mm, start, end).  The kernel does not say whether
  * the range was blockable; it was, except for the 4.19-4.20 oom reaper.
  */
-#define __MNCOMPAT_RANGE_END(end, ops)					\
-	__MNCOMPAT_TRAMP_FIELD(invalidate_range_end, end, ops, range_end)
+#define __MNCOMPAT_RANGE_END_VALUE(end, ops)				\
+	__MNCOMPAT_TRAMP_VALUE(end, ops, range_end)
 #define __MNCOMPAT_DEFINE_RANGE_END(ops, ...)				\
 	static void __maybe_unused					\
 	ops##__mncompat_range_end(__MNCOMPAT_OLD_PARAMS)		\
@@ -389,6 +405,450 @@ __mncompat_invalidate_page(const struct mncompat_mmu_notifier_desc *desc,
 #define __MNCOMPAT_DEFINE_INVALIDATE_PAGE(...)
 #endif
 
+#if __MNCOMPAT_PAIRING
+/*
+ * Start/end pairing, for a table whose range_start may fail: flags
+ * MNCOMPAT_RANGE_START_MAY_SLEEP, a range_start and a range_end, on the
+ * 4.19+ callback forms (the header comment says why). Such a table is
+ * struct __mncompat_paired_ops: the ops the driver names come first, its
+ * range_start and range_end are the two pairing functions below (one
+ * definition per module, __weak, so that a registration in any file of
+ * the module recognises the table by its range_end), and the per-table
+ * state follows. mncompat_mmu_notifier_register() adds a gate
+ * subscription, struct __mncompat_gate, with only an invalidate_range_start.
+ */
+#define __MNCOMPAT_PAIRED(start_fn, end_fn, mn_flags)			\
+	(((mn_flags) & MNCOMPAT_RANGE_START_MAY_SLEEP) &&		\
+	 !__MNCOMPAT_IS_NULL(start_fn) && !__MNCOMPAT_IS_NULL(end_fn))
+
+/*
+ * Non-blockable ranges in flight whose driver range_start succeeded. The
+ * kernel's non-blocking invalidations (the OOM reaper, process_mrelease())
+ * run one range at a time per task, so a slot is needed per task and
+ * subscription at a time; when all are taken, the gate refuses the range
+ * (-EAGAIN) without calling the driver.
+ */
+#define __MNCOMPAT_PAIRING_SLOTS	8
+
+struct __mncompat_started {
+	struct mmu_notifier *mn;	/* NULL: a free slot */
+	struct task_struct *task;
+	unsigned long start;
+	unsigned long end;
+};
+
+struct __mncompat_pairing {
+	spinlock_t lock;
+	struct list_head gates;		/* the live gates of the table */
+	struct __mncompat_started started[__MNCOMPAT_PAIRING_SLOTS];
+};
+
+struct __mncompat_paired_ops {
+	struct mmu_notifier_ops table;	/* first: the ops the driver names */
+	const struct mncompat_mmu_notifier_desc *desc;
+	struct __mncompat_pairing *pairing;
+};
+
+struct __mncompat_gate {
+	struct mmu_notifier mn;		/* ops: __mncompat_gate_ops */
+	struct mmu_notifier *main;	/* the driver's subscription */
+	struct mm_struct *mm;
+	struct list_head node;		/* in pairing->gates while live */
+};
+
+static inline const struct __mncompat_paired_ops *
+__mncompat_paired(const struct mmu_notifier *mn)
+{
+	return container_of(mn->ops, struct __mncompat_paired_ops, table);
+}
+
+/* Is a gate calling the driver's range_start on non-blockable ranges? */
+static inline bool __mncompat_gated(struct __mncompat_pairing *p,
+				    const struct mmu_notifier *mn)
+{
+	struct __mncompat_gate *gate;
+
+	lockdep_assert_held(&p->lock);
+	list_for_each_entry(gate, &p->gates, node)
+		if (gate->main == mn)
+			return true;
+	return false;
+}
+
+/* Note a started range in a free slot; false when none is free. */
+static inline bool __mncompat_note_started(struct __mncompat_pairing *p,
+					   struct mmu_notifier *mn,
+					   const struct mmu_notifier_range *range)
+{
+	struct __mncompat_started *s;
+
+	lockdep_assert_held(&p->lock);
+	for (s = p->started; s < p->started + __MNCOMPAT_PAIRING_SLOTS; s++) {
+		if (s->mn)
+			continue;
+		s->mn = mn;
+		s->task = current;
+		s->start = range->start;
+		s->end = range->end;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Take out the slot of mn and the current task (of [start, end) when
+ * any_range is false) into *out; false when there is none.
+ */
+static inline bool __mncompat_take_started(struct __mncompat_pairing *p,
+					   const struct mmu_notifier *mn,
+					   struct task_struct *task,
+					   unsigned long start,
+					   unsigned long end, bool any_range,
+					   struct __mncompat_started *out)
+{
+	struct __mncompat_started *s;
+
+	lockdep_assert_held(&p->lock);
+	for (s = p->started; s < p->started + __MNCOMPAT_PAIRING_SLOTS; s++) {
+		if (s->mn != mn || (task && s->task != task) ||
+		    (!any_range && (s->start != start || s->end != end)))
+			continue;
+		*out = *s;
+		s->mn = NULL;
+		return true;
+	}
+	return false;
+}
+
+/* The driver's range_end for a range noted as started, late. */
+static inline void
+__mncompat_end_noted(const struct __mncompat_paired_ops *po,
+		     struct mmu_notifier *mn, struct mm_struct *mm,
+		     const struct __mncompat_started *s)
+{
+	const struct mmu_notifier_range range =
+		__MNCOMPAT_RANGE(mm, s->start, s->end, false);
+
+	po->desc->invalidate_range_end(mn, &range);
+}
+
+/*
+ * The driver's table's range_start: blockable ranges go to the driver;
+ * non-blockable ones are the gate's, and where the subscription has no
+ * gate (registered with plain mmu_notifier_register(), or between the two
+ * registrations) the driver's answer goes to the kernel as it is.
+ */
+static inline int __mncompat_main_start(struct mmu_notifier *mn,
+					const struct mmu_notifier_range *range)
+{
+	const struct __mncompat_paired_ops *po = __mncompat_paired(mn);
+	struct __mncompat_pairing *p = po->pairing;
+	int ret = 0;
+
+	if (mncompat_range_blockable(range))
+		return po->desc->invalidate_range_start(mn, range);
+	spin_lock(&p->lock);
+	if (!__mncompat_gated(p, mn)) {
+		ret = po->desc->invalidate_range_start(mn, range);
+		if (!ret)
+			__mncompat_note_started(p, mn, range);
+	}
+	spin_unlock(&p->lock);
+	return ret;
+}
+
+/*
+ * The driver's table's range_end: the driver's range_end for a blockable
+ * range (blockable: true, or false for "not known", the 4.19-4.20 form),
+ * or for a range noted as started; for any other non-blockable range only
+ * where no gate speaks for the subscription (old behaviour).
+ */
+static inline void __mncompat_main_end(struct mmu_notifier *mn,
+				       const struct mmu_notifier_range *range,
+				       bool blockable, bool known)
+{
+	const struct __mncompat_paired_ops *po = __mncompat_paired(mn);
+	struct __mncompat_pairing *p = po->pairing;
+	struct __mncompat_started s;
+	bool call;
+
+	if (blockable) {
+		po->desc->invalidate_range_end(mn, range);
+		return;
+	}
+	spin_lock(&p->lock);
+	call = __mncompat_take_started(p, mn, current, range->start,
+				       range->end, false, &s) ||
+	       !known || !__mncompat_gated(p, mn);
+	spin_unlock(&p->lock);
+	if (call)
+		po->desc->invalidate_range_end(mn, range);
+}
+
+/*
+ * The gate's range_start: for a non-blockable range, the driver's
+ * range_start, noted when it succeeds; -EAGAIN when it fails (the kernel
+ * then backs off, and the gate has no range_end for 5.12+ to warn about).
+ * A range of this task still noted was started before and never ended (a
+ * 4.19-5.11 kernel ends no range after any subscription's failure): its
+ * range_end comes first.
+ */
+static inline int __mncompat_gate_start(struct mmu_notifier *gate_mn,
+					const struct mmu_notifier_range *range)
+{
+	struct __mncompat_gate *gate =
+		container_of(gate_mn, struct __mncompat_gate, mn);
+	struct mmu_notifier *mn = gate->main;
+	const struct __mncompat_paired_ops *po = __mncompat_paired(mn);
+	struct __mncompat_pairing *p = po->pairing;
+	struct __mncompat_started stale;
+	bool live, have_stale;
+	int ret = 0;
+
+	if (mncompat_range_blockable(range))
+		return 0;
+	spin_lock(&p->lock);
+	live = !list_empty(&gate->node);
+	have_stale = live && __mncompat_take_started(p, mn, current, 0, 0,
+						     true, &stale);
+	spin_unlock(&p->lock);
+	if (!live)
+		return 0;
+	if (have_stale)
+		__mncompat_end_noted(po, mn, range->mm, &stale);
+
+	spin_lock(&p->lock);
+	if (list_empty(&gate->node)) {
+		ret = 0;
+	} else if (!__mncompat_note_started(p, mn, range)) {
+		ret = -EAGAIN;	/* no slot: refuse without the driver */
+	} else if (po->desc->invalidate_range_start(mn, range)) {
+		__mncompat_take_started(p, mn, current, range->start,
+					range->end, false, &stale);
+		ret = -EAGAIN;
+	}
+	spin_unlock(&p->lock);
+	return ret;
+}
+
+#if defined(MNCOMPAT_HAVE_RANGE_START_RANGE)
+int __mncompat_paired_range_start(struct mmu_notifier *mn,
+				  const struct mmu_notifier_range *range);
+void __mncompat_paired_range_end(struct mmu_notifier *mn,
+				 const struct mmu_notifier_range *range);
+
+int __weak __mncompat_paired_range_start(struct mmu_notifier *mn,
+					 const struct mmu_notifier_range *range)
+{
+	return __mncompat_main_start(mn, range);
+}
+
+void __weak __mncompat_paired_range_end(struct mmu_notifier *mn,
+					const struct mmu_notifier_range *range)
+{
+	__mncompat_main_end(mn, range, mncompat_range_blockable(range), true);
+}
+
+static int __maybe_unused
+__mncompat_gate_range_start(struct mmu_notifier *mn,
+			    const struct mmu_notifier_range *range)
+{
+	return __mncompat_gate_start(mn, range);
+}
+#else
+/* 4.19-4.20: int (mn, mm, start, end, bool), void (mn, mm, start, end). */
+int __mncompat_paired_range_start(__MNCOMPAT_OLD_PARAMS, bool blockable);
+void __mncompat_paired_range_end(__MNCOMPAT_OLD_PARAMS);
+
+int __weak __mncompat_paired_range_start(__MNCOMPAT_OLD_PARAMS,
+					 bool blockable)
+{
+	__MNCOMPAT_OLD_RANGE(blockable);
+
+	return __mncompat_main_start(mn, &range);
+}
+
+/* range_end is not told whether the range was blockable. */
+void __weak __mncompat_paired_range_end(__MNCOMPAT_OLD_PARAMS)
+{
+	__MNCOMPAT_OLD_RANGE(false);
+
+	__mncompat_main_end(mn, &range, false, false);
+}
+
+static int __maybe_unused
+__mncompat_gate_range_start(__MNCOMPAT_OLD_PARAMS, bool blockable)
+{
+	__MNCOMPAT_OLD_RANGE(blockable);
+
+	return __mncompat_gate_start(mn, &range);
+}
+#endif
+
+static const struct mmu_notifier_ops __mncompat_gate_ops __maybe_unused = {
+	.invalidate_range_start = __mncompat_gate_range_start,
+	__MNCOMPAT_FLAGS_FIELD(MNCOMPAT_RANGE_START_MAY_SLEEP)
+};
+
+static inline bool __mncompat_is_paired(const struct mmu_notifier *mn)
+{
+	return mn->ops &&
+	       mn->ops->invalidate_range_end == __mncompat_paired_range_end;
+}
+
+static inline int __mncompat_register_paired(struct mmu_notifier *mn,
+					     struct mm_struct *mm)
+{
+	struct __mncompat_pairing *p = __mncompat_paired(mn)->pairing;
+	struct __mncompat_gate *gate;
+	int ret;
+
+	gate = kzalloc(sizeof(*gate), GFP_KERNEL);
+	if (!gate)
+		return -ENOMEM;
+	gate->mn.ops = &__mncompat_gate_ops;
+	gate->main = mn;
+	gate->mm = mm;
+	INIT_LIST_HEAD(&gate->node);
+	/*
+	 * The gate first: the kernel adds at the head of the mm's list, so
+	 * the driver's subscription is called before the gate, and a range
+	 * that sees the gate turn live between the two is already noted by
+	 * the driver's (the gate then ends it before starting it again).
+	 */
+	ret = mmu_notifier_register(&gate->mn, mm);
+	if (ret)
+		goto free;
+	ret = mmu_notifier_register(mn, mm);
+	if (ret)
+		goto unregister;
+	spin_lock(&p->lock);
+	list_add(&gate->node, &p->gates);
+	spin_unlock(&p->lock);
+	return 0;
+
+unregister:
+	mmu_notifier_unregister(&gate->mn, mm);
+free:
+	kfree(gate);
+	return ret;
+}
+
+static inline void __mncompat_unregister_paired(struct mmu_notifier *mn,
+						struct mm_struct *mm)
+{
+	const struct __mncompat_paired_ops *po = __mncompat_paired(mn);
+	struct __mncompat_pairing *p = po->pairing;
+	struct __mncompat_gate *gate = NULL, *g;
+	struct __mncompat_started s;
+	bool more;
+
+	/* No call of the driver's table after this; then the gate's. */
+	mmu_notifier_unregister(mn, mm);
+	spin_lock(&p->lock);
+	list_for_each_entry(g, &p->gates, node) {
+		if (g->main == mn) {
+			gate = g;
+			break;
+		}
+	}
+	if (gate)
+		list_del_init(&gate->node);
+	spin_unlock(&p->lock);
+	/* Ranges started whose range_end can no longer come. */
+	do {
+		spin_lock(&p->lock);
+		more = __mncompat_take_started(p, mn, NULL, 0, 0, true, &s);
+		spin_unlock(&p->lock);
+		if (more)
+			__mncompat_end_noted(po, mn, mm, &s);
+	} while (more);
+	if (gate) {
+		mmu_notifier_unregister(&gate->mn, mm);
+		kfree(gate);
+	}
+}
+
+#define __MNCOMPAT_START_VALUE(start_fn, end_fn, mn_flags, ops)	\
+	__builtin_choose_expr(__MNCOMPAT_PAIRED(start_fn, end_fn, mn_flags), \
+			      __mncompat_paired_range_start,		\
+			      __MNCOMPAT_RANGE_START_VALUE(start_fn, ops))
+#define __MNCOMPAT_END_VALUE(start_fn, end_fn, mn_flags, ops)		\
+	__builtin_choose_expr(__MNCOMPAT_PAIRED(start_fn, end_fn, mn_flags), \
+			      __mncompat_paired_range_end,		\
+			      __MNCOMPAT_RANGE_END_VALUE(end_fn, ops))
+/*
+ * The table: the driver's ops first in a struct __mncompat_paired_ops,
+ * which ops names (an alias); a table that is not paired carries it too,
+ * with no state.
+ */
+#define __MNCOMPAT_TABLE(ops, start_fn, end_fn, mn_flags, ...)		\
+	static struct __mncompat_pairing __maybe_unused			\
+	ops##__mncompat_pairing = {					\
+		.lock = __SPIN_LOCK_UNLOCKED(ops##__mncompat_pairing.lock), \
+		.gates = LIST_HEAD_INIT(ops##__mncompat_pairing.gates),	\
+	};								\
+	static const struct __mncompat_paired_ops			\
+	ops##__mncompat_paired = {					\
+		.table = { __VA_ARGS__ },				\
+		.desc = &ops##__mncompat_desc,				\
+		.pairing = __builtin_choose_expr(			\
+			__MNCOMPAT_PAIRED(start_fn, end_fn, mn_flags),	\
+			&ops##__mncompat_pairing, NULL),		\
+	};								\
+	static const struct mmu_notifier_ops ops			\
+		__attribute__((__alias__(#ops "__mncompat_paired")))
+#else
+#define __MNCOMPAT_START_VALUE(start_fn, end_fn, mn_flags, ops)	\
+	__MNCOMPAT_RANGE_START_VALUE(start_fn, ops)
+#define __MNCOMPAT_END_VALUE(start_fn, end_fn, mn_flags, ops)		\
+	__MNCOMPAT_RANGE_END_VALUE(end_fn, ops)
+#define __MNCOMPAT_TABLE(ops, start_fn, end_fn, mn_flags, ...)		\
+	static const struct mmu_notifier_ops ops = { __VA_ARGS__ }
+#endif
+
+/**
+ * mncompat_mmu_notifier_register - mmu_notifier_register() for compat tables
+ * @mn: the subscription, its ops set
+ * @mm: the mm to register on
+ *
+ * For every table of MNCOMPAT_MMU_NOTIFIER_OPS. For a table whose
+ * range_start may fail (see the header comment) it also registers the
+ * gate that keeps range_start and range_end paired; for any other table
+ * it is mmu_notifier_register(). May sleep; returns 0 or a negative errno.
+ */
+static inline int mncompat_mmu_notifier_register(struct mmu_notifier *mn,
+						 struct mm_struct *mm)
+{
+#if __MNCOMPAT_PAIRING
+	if (__mncompat_is_paired(mn))
+		return __mncompat_register_paired(mn, mm);
+#endif
+	return mmu_notifier_register(mn, mm);
+}
+
+/**
+ * mncompat_mmu_notifier_unregister - undo mncompat_mmu_notifier_register()
+ * @mn: the subscription
+ * @mm: the mm it was registered on
+ *
+ * mmu_notifier_unregister() of the subscription and of its gate, if any.
+ * No callback of the table runs after it returns, except that the
+ * driver's range_end is called here for a non-blockable range whose
+ * range_start succeeded and whose end can no longer come.
+ */
+static inline void mncompat_mmu_notifier_unregister(struct mmu_notifier *mn,
+						    struct mm_struct *mm)
+{
+#if __MNCOMPAT_PAIRING
+	if (__mncompat_is_paired(mn)) {
+		__mncompat_unregister_paired(mn, mm);
+		return;
+	}
+#endif
+	mmu_notifier_unregister(mn, mm);
+}
+
 /**
  * MNCOMPAT_MMU_NOTIFIER_OPS - define a static const struct mmu_notifier_ops
  * @ops: name of the table
@@ -419,14 +879,17 @@ __mncompat_invalidate_page(const struct mncompat_mmu_notifier_desc *desc,
 	__MNCOMPAT_DEFINE_RANGE_START(ops, start_fn)			\
 	__MNCOMPAT_DEFINE_RANGE_END(ops, end_fn)			\
 	__MNCOMPAT_DEFINE_INVALIDATE_PAGE(ops)				\
-	static const struct mmu_notifier_ops ops = {			\
+	__MNCOMPAT_TABLE(ops, start_fn, end_fn, mn_flags,		\
 		.release = (rel),					\
-		__MNCOMPAT_RANGE_START(start_fn, ops)			\
-		__MNCOMPAT_RANGE_END(end_fn, ops)			\
+		.invalidate_range_start =				\
+			__MNCOMPAT_START_VALUE(start_fn, end_fn,	\
+					       mn_flags, ops),		\
+		.invalidate_range_end =					\
+			__MNCOMPAT_END_VALUE(start_fn, end_fn,		\
+					     mn_flags, ops),		\
 		__MNCOMPAT_TLBS_FIELD(tlbs_fn, start_fn, end_fn)	\
 		__MNCOMPAT_INVALIDATE_PAGE(ops)				\
 		__MNCOMPAT_FLAGS_FIELD(mn_flags)			\
-		__VA_ARGS__						\
-	}
+		__VA_ARGS__)
 
 #endif /* _MNCOMPAT_MMU_NOTIFIER_H */
