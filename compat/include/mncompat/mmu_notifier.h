@@ -501,7 +501,8 @@ struct __mncompat_gate {
 	struct mmu_notifier mn;		/* ops: __mncompat_gate_ops */
 	struct mmu_notifier *main;	/* the driver's subscription */
 	struct mm_struct *mm;
-	struct list_head node;		/* in pairing->gates while live */
+	struct list_head node;		/* in pairing->gates */
+	bool live;			/* both subscriptions registered */
 };
 
 static inline const struct __mncompat_paired_ops *
@@ -510,17 +511,17 @@ __mncompat_paired(const struct mmu_notifier *mn)
 	return container_of(mn->ops, struct __mncompat_paired_ops, table);
 }
 
-/* Is a gate calling the driver's range_start on non-blockable ranges? */
-static inline bool __mncompat_gated(struct __mncompat_pairing *p,
-				    const struct mmu_notifier *mn)
+/* The gate of mn (live: calling the driver's range_start), or NULL. */
+static inline struct __mncompat_gate *
+__mncompat_gate_of(struct __mncompat_pairing *p, const struct mmu_notifier *mn)
 {
 	struct __mncompat_gate *gate;
 
 	lockdep_assert_held(&p->lock);
 	list_for_each_entry(gate, &p->gates, node)
 		if (gate->main == mn)
-			return true;
-	return false;
+			return gate;
+	return NULL;
 }
 
 /* Note a started range in a free slot; false when none is free. */
@@ -582,23 +583,26 @@ __mncompat_end_noted(const struct __mncompat_paired_ops *po,
 
 /*
  * The driver's table's range_start: blockable ranges go to the driver;
- * non-blockable ones are the gate's, and where the subscription has no
- * gate (registered with plain mmu_notifier_register(), or between the two
- * registrations) the driver's answer goes to the kernel as it is.
+ * non-blockable ones are the live gate's. Without one (registered with
+ * plain mmu_notifier_register(), or while mncompat_mmu_notifier_register()
+ * is under way) the driver's answer goes to the kernel as it is; while
+ * the gate is not yet live a success is noted, for the range_end.
  */
 static inline int __mncompat_main_start(struct mmu_notifier *mn,
 					const struct mmu_notifier_range *range)
 {
 	const struct __mncompat_paired_ops *po = __mncompat_paired(mn);
 	struct __mncompat_pairing *p = po->pairing;
+	struct __mncompat_gate *gate;
 	int ret = 0;
 
 	if (mncompat_range_blockable(range))
 		return po->desc->invalidate_range_start(mn, range);
 	spin_lock(&p->lock);
-	if (!__mncompat_gated(p, mn)) {
+	gate = __mncompat_gate_of(p, mn);
+	if (!gate || !gate->live) {
 		ret = po->desc->invalidate_range_start(mn, range);
-		if (!ret)
+		if (!ret && gate)
 			__mncompat_note_started(p, mn, range);
 	}
 	spin_unlock(&p->lock);
@@ -617,6 +621,7 @@ static inline void __mncompat_main_end(struct mmu_notifier *mn,
 {
 	const struct __mncompat_paired_ops *po = __mncompat_paired(mn);
 	struct __mncompat_pairing *p = po->pairing;
+	struct __mncompat_gate *gate;
 	struct __mncompat_started s;
 	bool call;
 
@@ -625,9 +630,10 @@ static inline void __mncompat_main_end(struct mmu_notifier *mn,
 		return;
 	}
 	spin_lock(&p->lock);
+	gate = __mncompat_gate_of(p, mn);
 	call = __mncompat_take_started(p, mn, current, range->start,
 				       range->end, false, &s) ||
-	       !known || !__mncompat_gated(p, mn);
+	       !known || !gate || !gate->live;
 	spin_unlock(&p->lock);
 	if (call)
 		po->desc->invalidate_range_end(mn, range);
@@ -656,7 +662,7 @@ static inline int __mncompat_gate_start(struct mmu_notifier *gate_mn,
 	if (mncompat_range_blockable(range))
 		return 0;
 	spin_lock(&p->lock);
-	live = !list_empty(&gate->node);
+	live = gate->live;
 	have_stale = live && __mncompat_take_started(p, mn, current, 0, 0,
 						     true, &stale);
 	spin_unlock(&p->lock);
@@ -666,7 +672,7 @@ static inline int __mncompat_gate_start(struct mmu_notifier *gate_mn,
 		__mncompat_end_noted(po, mn, range->mm, &stale);
 
 	spin_lock(&p->lock);
-	if (list_empty(&gate->node)) {
+	if (!gate->live) {
 		ret = 0;
 	} else if (!__mncompat_note_started(p, mn, range)) {
 		ret = -EAGAIN;	/* no slot: refuse without the driver */
@@ -768,7 +774,9 @@ static inline int __mncompat_register_paired(struct mmu_notifier *mn,
 	gate->mn.ops = &__mncompat_gate_ops;
 	gate->main = mn;
 	gate->mm = mm;
-	INIT_LIST_HEAD(&gate->node);
+	spin_lock(&p->lock);
+	list_add(&gate->node, &p->gates);
+	spin_unlock(&p->lock);
 	/*
 	 * The gate first: the kernel adds at the head of the mm's list, so
 	 * the driver's subscription is called before the gate, and a range
@@ -777,18 +785,21 @@ static inline int __mncompat_register_paired(struct mmu_notifier *mn,
 	 */
 	ret = mmu_notifier_register(&gate->mn, mm);
 	if (ret)
-		goto free;
+		goto unlist;
 	ret = mmu_notifier_register(mn, mm);
 	if (ret)
 		goto unregister;
 	spin_lock(&p->lock);
-	list_add(&gate->node, &p->gates);
+	gate->live = true;
 	spin_unlock(&p->lock);
 	return 0;
 
 unregister:
 	mmu_notifier_unregister(&gate->mn, mm);
-free:
+unlist:
+	spin_lock(&p->lock);
+	list_del(&gate->node);
+	spin_unlock(&p->lock);
 	kfree(gate);
 	return ret;
 }
@@ -798,21 +809,18 @@ static inline void __mncompat_unregister_paired(struct mmu_notifier *mn,
 {
 	const struct __mncompat_paired_ops *po = __mncompat_paired(mn);
 	struct __mncompat_pairing *p = po->pairing;
-	struct __mncompat_gate *gate = NULL, *g;
+	struct __mncompat_gate *gate;
 	struct __mncompat_started s;
 	bool more;
 
 	/* No call of the driver's table after this; then the gate's. */
 	mmu_notifier_unregister(mn, mm);
 	spin_lock(&p->lock);
-	list_for_each_entry(g, &p->gates, node) {
-		if (g->main == mn) {
-			gate = g;
-			break;
-		}
+	gate = __mncompat_gate_of(p, mn);
+	if (gate) {
+		gate->live = false;	/* the gate calls nothing more */
+		list_del(&gate->node);
 	}
-	if (gate)
-		list_del_init(&gate->node);
 	spin_unlock(&p->lock);
 	/* Ranges started whose range_end can no longer come. */
 	do {
