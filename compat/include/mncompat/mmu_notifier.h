@@ -106,7 +106,6 @@
 #define _MNCOMPAT_MMU_NOTIFIER_H
 
 #include <linux/bug.h>
-#include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/mmu_notifier.h>
 #include <linux/sched.h>
@@ -453,21 +452,24 @@ __mncompat_invalidate_page(const struct mncompat_mmu_notifier_desc *desc,
 #define __MNCOMPAT_DEFINE_INVALIDATE_PAGE(...)
 #endif
 
+#define __MNCOMPAT_PAIRED(start_fn, end_fn, mn_flags)			\
+	(((mn_flags) & MNCOMPAT_RANGE_START_MAY_SLEEP) &&		\
+	 !__MNCOMPAT_IS_NULL(start_fn) && !__MNCOMPAT_IS_NULL(end_fn))
+
 #if __MNCOMPAT_PAIRING
 /*
  * Start/end pairing, for a table whose range_start may fail: flags
  * MNCOMPAT_RANGE_START_MAY_SLEEP, a range_start and a range_end, on the
- * 4.19+ callback forms (the header comment says why). Such a table is
- * struct __mncompat_paired_ops: the ops the driver names come first, its
- * range_start and range_end are the two pairing functions below (one
- * definition per module, __weak, so that a registration in any file of
- * the module recognises the table by its range_end), and the per-table
- * state follows. mncompat_mmu_notifier_register() adds a gate
- * subscription, struct __mncompat_gate, with only an invalidate_range_start.
+ * 4.19+ callback forms (the header comment says why). Such a table's
+ * range_start is its per-table trampoline, which holds the table's state
+ * (struct __mncompat_pairing), and its range_end is
+ * __mncompat_paired_range_end(), one definition per module (__weak), by
+ * which mncompat_mmu_notifier_register() recognises such a table in any
+ * file of the module. Whoever holds the table asks the trampoline for the
+ * state with a query range (mm NULL, start the address of the answer).
+ * mncompat_mmu_notifier_register() adds a gate subscription (struct
+ * __mncompat_gate) with only an invalidate_range_start.
  */
-#define __MNCOMPAT_PAIRED(start_fn, end_fn, mn_flags)			\
-	(((mn_flags) & MNCOMPAT_RANGE_START_MAY_SLEEP) &&		\
-	 !__MNCOMPAT_IS_NULL(start_fn) && !__MNCOMPAT_IS_NULL(end_fn))
 
 /*
  * Non-blockable ranges in flight whose driver range_start succeeded. The
@@ -486,30 +488,27 @@ struct __mncompat_started {
 };
 
 struct __mncompat_pairing {
-	spinlock_t lock;
-	struct list_head gates;		/* the live gates of the table */
-	struct __mncompat_started started[__MNCOMPAT_PAIRING_SLOTS];
-};
-
-struct __mncompat_paired_ops {
-	struct mmu_notifier_ops table;	/* first: the ops the driver names */
 	const struct mncompat_mmu_notifier_desc *desc;
-	struct __mncompat_pairing *pairing;
+	spinlock_t lock;
+	struct __mncompat_gate *gates;	/* of the table's subscriptions */
+	struct __mncompat_started started[__MNCOMPAT_PAIRING_SLOTS];
 };
 
 struct __mncompat_gate {
 	struct mmu_notifier mn;		/* ops: __mncompat_gate_ops */
 	struct mmu_notifier *main;	/* the driver's subscription */
 	struct mm_struct *mm;
-	struct list_head node;		/* in pairing->gates */
+	struct __mncompat_pairing *pairing;
+	struct __mncompat_gate *next;	/* in pairing->gates */
 	bool live;			/* both subscriptions registered */
 };
 
-static inline const struct __mncompat_paired_ops *
-__mncompat_paired(const struct mmu_notifier *mn)
-{
-	return container_of(mn->ops, struct __mncompat_paired_ops, table);
-}
+#define __MNCOMPAT_DEFINE_PAIRING(ops)					\
+	static struct __mncompat_pairing __maybe_unused			\
+	ops##__mncompat_pairing = {					\
+		.desc = &ops##__mncompat_desc,				\
+		.lock = __SPIN_LOCK_UNLOCKED(ops##__mncompat_pairing.lock), \
+	}
 
 /* The gate of mn (live: calling the driver's range_start), or NULL. */
 static inline struct __mncompat_gate *
@@ -518,10 +517,25 @@ __mncompat_gate_of(struct __mncompat_pairing *p, const struct mmu_notifier *mn)
 	struct __mncompat_gate *gate;
 
 	lockdep_assert_held(&p->lock);
-	list_for_each_entry(gate, &p->gates, node)
+	for (gate = p->gates; gate; gate = gate->next)
 		if (gate->main == mn)
 			return gate;
 	return NULL;
+}
+
+/* Take gate out of p->gates. */
+static inline void __mncompat_unlist_gate(struct __mncompat_pairing *p,
+					  struct __mncompat_gate *gate)
+{
+	struct __mncompat_gate **link;
+
+	lockdep_assert_held(&p->lock);
+	for (link = &p->gates; *link; link = &(*link)->next) {
+		if (*link == gate) {
+			*link = gate->next;
+			return;
+		}
+	}
 }
 
 /* Note a started range in a free slot; false when none is free. */
@@ -545,8 +559,8 @@ static inline bool __mncompat_note_started(struct __mncompat_pairing *p,
 }
 
 /*
- * Take out the slot of mn and the current task (of [start, end) when
- * any_range is false) into *out; false when there is none.
+ * Take out the slot of mn (and of task, unless NULL; of [start, end)
+ * unless any_range) into *out; false when there is none.
  */
 static inline bool __mncompat_take_started(struct __mncompat_pairing *p,
 					   const struct mmu_notifier *mn,
@@ -570,38 +584,43 @@ static inline bool __mncompat_take_started(struct __mncompat_pairing *p,
 }
 
 /* The driver's range_end for a range noted as started, late. */
-static inline void
-__mncompat_end_noted(const struct __mncompat_paired_ops *po,
-		     struct mmu_notifier *mn, struct mm_struct *mm,
-		     const struct __mncompat_started *s)
+static inline void __mncompat_end_noted(struct __mncompat_pairing *p,
+					struct mmu_notifier *mn,
+					struct mm_struct *mm,
+					const struct __mncompat_started *s)
 {
 	const struct mmu_notifier_range range =
 		__MNCOMPAT_RANGE(mm, s->start, s->end, false);
 
-	po->desc->invalidate_range_end(mn, &range);
+	p->desc->invalidate_range_end(mn, &range);
 }
 
 /*
- * The driver's table's range_start: blockable ranges go to the driver;
- * non-blockable ones are the live gate's. Without one (registered with
- * plain mmu_notifier_register(), or while mncompat_mmu_notifier_register()
- * is under way) the driver's answer goes to the kernel as it is; while
- * the gate is not yet live a success is noted, for the range_end.
+ * The table's range_start (through its trampoline, which passes its
+ * state): blockable ranges go to the driver; non-blockable ones are the
+ * live gate's. Without one (registered with plain mmu_notifier_register(),
+ * or while mncompat_mmu_notifier_register() is under way) the driver's
+ * answer goes to the kernel as it is; while the gate is not yet live a
+ * success is noted, for the range_end. A query range (mm NULL) gets the
+ * state's address written to range->start.
  */
-static inline int __mncompat_main_start(struct mmu_notifier *mn,
-					const struct mmu_notifier_range *range)
+static inline int __mncompat_paired_start(struct __mncompat_pairing *p,
+					  struct mmu_notifier *mn,
+					  const struct mmu_notifier_range *range)
 {
-	const struct __mncompat_paired_ops *po = __mncompat_paired(mn);
-	struct __mncompat_pairing *p = po->pairing;
 	struct __mncompat_gate *gate;
 	int ret = 0;
 
+	if (unlikely(!range->mm)) {
+		*(struct __mncompat_pairing **)range->start = p;
+		return 0;
+	}
 	if (mncompat_range_blockable(range))
-		return po->desc->invalidate_range_start(mn, range);
+		return p->desc->invalidate_range_start(mn, range);
 	spin_lock(&p->lock);
 	gate = __mncompat_gate_of(p, mn);
 	if (!gate || !gate->live) {
-		ret = po->desc->invalidate_range_start(mn, range);
+		ret = p->desc->invalidate_range_start(mn, range);
 		if (!ret && gate)
 			__mncompat_note_started(p, mn, range);
 	}
@@ -609,24 +628,40 @@ static inline int __mncompat_main_start(struct mmu_notifier *mn,
 	return ret;
 }
 
+/* The state of a paired table, from its range_start trampoline. */
+static inline struct __mncompat_pairing *
+__mncompat_pairing_of(struct mmu_notifier *mn)
+{
+	struct __mncompat_pairing *p = NULL;
+#if defined(MNCOMPAT_HAVE_RANGE_START_RANGE)
+	const struct mmu_notifier_range query =
+		__MNCOMPAT_RANGE(NULL, (unsigned long)&p, 0, true);
+
+	mn->ops->invalidate_range_start(mn, &query);
+#else
+	mn->ops->invalidate_range_start(mn, NULL, (unsigned long)&p, 0, true);
+#endif
+	return p;
+}
+
 /*
- * The driver's table's range_end: the driver's range_end for a blockable
- * range (blockable: true, or false for "not known", the 4.19-4.20 form),
- * or for a range noted as started; for any other non-blockable range only
- * where no gate speaks for the subscription (old behaviour).
+ * The table's range_end: the driver's range_end for a blockable range
+ * (blockable: true; known: false where range_end is not told, the
+ * 4.19-4.20 form), or for a range noted as started; for any other
+ * non-blockable range only where no live gate speaks for the subscription
+ * (old behaviour).
  */
 static inline void __mncompat_main_end(struct mmu_notifier *mn,
 				       const struct mmu_notifier_range *range,
 				       bool blockable, bool known)
 {
-	const struct __mncompat_paired_ops *po = __mncompat_paired(mn);
-	struct __mncompat_pairing *p = po->pairing;
+	struct __mncompat_pairing *p = __mncompat_pairing_of(mn);
 	struct __mncompat_gate *gate;
 	struct __mncompat_started s;
 	bool call;
 
 	if (blockable) {
-		po->desc->invalidate_range_end(mn, range);
+		p->desc->invalidate_range_end(mn, range);
 		return;
 	}
 	spin_lock(&p->lock);
@@ -636,7 +671,7 @@ static inline void __mncompat_main_end(struct mmu_notifier *mn,
 	       !known || !gate || !gate->live;
 	spin_unlock(&p->lock);
 	if (call)
-		po->desc->invalidate_range_end(mn, range);
+		p->desc->invalidate_range_end(mn, range);
 }
 
 /*
@@ -652,9 +687,8 @@ static inline int __mncompat_gate_start(struct mmu_notifier *gate_mn,
 {
 	struct __mncompat_gate *gate =
 		container_of(gate_mn, struct __mncompat_gate, mn);
+	struct __mncompat_pairing *p = gate->pairing;
 	struct mmu_notifier *mn = gate->main;
-	const struct __mncompat_paired_ops *po = __mncompat_paired(mn);
-	struct __mncompat_pairing *p = po->pairing;
 	struct __mncompat_started stale;
 	bool live, have_stale;
 	int ret = 0;
@@ -669,14 +703,14 @@ static inline int __mncompat_gate_start(struct mmu_notifier *gate_mn,
 	if (!live)
 		return 0;
 	if (have_stale)
-		__mncompat_end_noted(po, mn, range->mm, &stale);
+		__mncompat_end_noted(p, mn, range->mm, &stale);
 
 	spin_lock(&p->lock);
 	if (!gate->live) {
 		ret = 0;
 	} else if (!__mncompat_note_started(p, mn, range)) {
 		ret = -EAGAIN;	/* no slot: refuse without the driver */
-	} else if (po->desc->invalidate_range_start(mn, range)) {
+	} else if (p->desc->invalidate_range_start(mn, range)) {
 		__mncompat_take_started(p, mn, current, range->start,
 					range->end, false, &stale);
 		ret = -EAGAIN;
@@ -686,16 +720,8 @@ static inline int __mncompat_gate_start(struct mmu_notifier *gate_mn,
 }
 
 #if defined(MNCOMPAT_HAVE_RANGE_START_RANGE)
-int __mncompat_paired_range_start(struct mmu_notifier *mn,
-				  const struct mmu_notifier_range *range);
 void __mncompat_paired_range_end(struct mmu_notifier *mn,
 				 const struct mmu_notifier_range *range);
-
-int __weak __mncompat_paired_range_start(struct mmu_notifier *mn,
-					 const struct mmu_notifier_range *range)
-{
-	return __mncompat_main_start(mn, range);
-}
 
 void __weak __mncompat_paired_range_end(struct mmu_notifier *mn,
 					const struct mmu_notifier_range *range)
@@ -709,26 +735,22 @@ __mncompat_gate_range_start(struct mmu_notifier *mn,
 {
 	return __mncompat_gate_start(mn, range);
 }
+
+/* The range_start trampoline of a paired table. */
+#define __MNCOMPAT_DEFINE_PAIRED_START(ops)				\
+	static int __maybe_unused					\
+	ops##__mncompat_paired_start(struct mmu_notifier *mn,		\
+				     const struct mmu_notifier_range *range) \
+	{								\
+		return __mncompat_paired_start(&ops##__mncompat_pairing, \
+					       mn, range);		\
+	}
 #else
-/* 4.19-4.20: int (mn, mm, start, end, bool), void (mn, mm, start, end). */
-int __mncompat_paired_range_start(struct mmu_notifier *mn,
-				  struct mm_struct *mm, unsigned long start_,
-				  unsigned long end_, bool blockable);
+/* 4.19-4.20: void (mn, mm, start, end); not told whether blockable. */
 void __mncompat_paired_range_end(struct mmu_notifier *mn,
 				 struct mm_struct *mm, unsigned long start_,
 				 unsigned long end_);
 
-int __weak __mncompat_paired_range_start(struct mmu_notifier *mn,
-					 struct mm_struct *mm,
-					 unsigned long start_,
-					 unsigned long end_, bool blockable)
-{
-	__MNCOMPAT_OLD_RANGE(blockable);
-
-	return __mncompat_main_start(mn, &range);
-}
-
-/* range_end is not told whether the range was blockable. */
 void __weak __mncompat_paired_range_end(struct mmu_notifier *mn,
 					struct mm_struct *mm,
 					unsigned long start_,
@@ -748,9 +770,20 @@ __mncompat_gate_range_start(struct mmu_notifier *mn, struct mm_struct *mm,
 
 	return __mncompat_gate_start(mn, &range);
 }
+
+/* The range_start trampoline of a paired table. */
+#define __MNCOMPAT_DEFINE_PAIRED_START(ops)				\
+	static int __maybe_unused					\
+	ops##__mncompat_paired_start(__MNCOMPAT_OLD_PARAMS, bool blockable) \
+	{								\
+		__MNCOMPAT_OLD_RANGE(blockable);			\
+									\
+		return __mncompat_paired_start(&ops##__mncompat_pairing, \
+					       mn, &range);		\
+	}
 #endif
 
-static const struct mmu_notifier_ops __mncompat_gate_ops __maybe_unused = {
+static const struct mmu_notifier_ops __maybe_unused __mncompat_gate_ops = {
 	.invalidate_range_start = __mncompat_gate_range_start,
 	__MNCOMPAT_FLAGS_FIELD(MNCOMPAT_RANGE_START_MAY_SLEEP)
 };
@@ -764,7 +797,7 @@ static inline bool __mncompat_is_paired(const struct mmu_notifier *mn)
 static inline int __mncompat_register_paired(struct mmu_notifier *mn,
 					     struct mm_struct *mm)
 {
-	struct __mncompat_pairing *p = __mncompat_paired(mn)->pairing;
+	struct __mncompat_pairing *p = __mncompat_pairing_of(mn);
 	struct __mncompat_gate *gate;
 	int ret;
 
@@ -774,8 +807,10 @@ static inline int __mncompat_register_paired(struct mmu_notifier *mn,
 	gate->mn.ops = &__mncompat_gate_ops;
 	gate->main = mn;
 	gate->mm = mm;
+	gate->pairing = p;
 	spin_lock(&p->lock);
-	list_add(&gate->node, &p->gates);
+	gate->next = p->gates;
+	p->gates = gate;
 	spin_unlock(&p->lock);
 	/*
 	 * The gate first: the kernel adds at the head of the mm's list, so
@@ -798,7 +833,7 @@ unregister:
 	mmu_notifier_unregister(&gate->mn, mm);
 unlist:
 	spin_lock(&p->lock);
-	list_del(&gate->node);
+	__mncompat_unlist_gate(p, gate);
 	spin_unlock(&p->lock);
 	kfree(gate);
 	return ret;
@@ -807,8 +842,7 @@ unlist:
 static inline void __mncompat_unregister_paired(struct mmu_notifier *mn,
 						struct mm_struct *mm)
 {
-	const struct __mncompat_paired_ops *po = __mncompat_paired(mn);
-	struct __mncompat_pairing *p = po->pairing;
+	struct __mncompat_pairing *p = __mncompat_pairing_of(mn);
 	struct __mncompat_gate *gate;
 	struct __mncompat_started s;
 	bool more;
@@ -819,7 +853,7 @@ static inline void __mncompat_unregister_paired(struct mmu_notifier *mn,
 	gate = __mncompat_gate_of(p, mn);
 	if (gate) {
 		gate->live = false;	/* the gate calls nothing more */
-		list_del(&gate->node);
+		__mncompat_unlist_gate(p, gate);
 	}
 	spin_unlock(&p->lock);
 	/* Ranges started whose range_end can no longer come. */
@@ -828,7 +862,7 @@ static inline void __mncompat_unregister_paired(struct mmu_notifier *mn,
 		more = __mncompat_take_started(p, mn, NULL, 0, 0, true, &s);
 		spin_unlock(&p->lock);
 		if (more)
-			__mncompat_end_noted(po, mn, mm, &s);
+			__mncompat_end_noted(p, mn, mm, &s);
 	} while (more);
 	if (gate) {
 		mmu_notifier_unregister(&gate->mn, mm);
@@ -838,60 +872,21 @@ static inline void __mncompat_unregister_paired(struct mmu_notifier *mn,
 
 #define __MNCOMPAT_START_VALUE(start_fn, ops, end_fn, mn_flags)	\
 	__builtin_choose_expr(__MNCOMPAT_PAIRED(start_fn, end_fn, mn_flags), \
-			      __mncompat_paired_range_start,		\
+			      __MNCOMPAT_TRAMP(ops, paired_start),	\
 			      __MNCOMPAT_RANGE_START_VALUE(start_fn, ops))
 #define __MNCOMPAT_END_VALUE(end_fn, ops, start_fn, mn_flags)		\
 	__builtin_choose_expr(__MNCOMPAT_PAIRED(start_fn, end_fn, mn_flags), \
 			      __mncompat_paired_range_end,		\
 			      __MNCOMPAT_RANGE_END_VALUE(end_fn, ops))
-/*
- * The table: ops is an alias of the first member of a struct
- * __mncompat_paired_ops (defined after it); a table that is not paired
- * has one too, with no state.
- */
-#define __MNCOMPAT_TABLE(ops, rel, start_fn, end_fn, tlbs_fn, mn_flags, ...) \
-	static const struct mmu_notifier_ops ops			\
-		__alias(ops##__mncompat_paired);			\
-	static struct __mncompat_pairing __maybe_unused			\
-	ops##__mncompat_pairing = {					\
-		.lock = __SPIN_LOCK_UNLOCKED(ops##__mncompat_pairing.lock), \
-		.gates = LIST_HEAD_INIT(ops##__mncompat_pairing.gates),	\
-	};								\
-	static const struct __mncompat_paired_ops __maybe_unused	\
-	ops##__mncompat_paired = {					\
-		.desc = &ops##__mncompat_desc,				\
-		.pairing = __builtin_choose_expr(			\
-			__MNCOMPAT_PAIRED(start_fn, end_fn, mn_flags),	\
-			&ops##__mncompat_pairing, NULL),		\
-		.table = {						\
-			__MNCOMPAT_FIELDS(ops, rel, start_fn, end_fn,	\
-					  tlbs_fn, mn_flags,		\
-					  __VA_ARGS__)			\
-		},							\
-	}
 #else
+/* A declaration that declares nothing new, for the ";" after it. */
+#define __MNCOMPAT_DEFINE_PAIRING(...)	struct mncompat_mmu_notifier_desc
+#define __MNCOMPAT_DEFINE_PAIRED_START(...)
 #define __MNCOMPAT_START_VALUE(start_fn, ops, ...)			\
 	__MNCOMPAT_RANGE_START_VALUE(start_fn, ops)
 #define __MNCOMPAT_END_VALUE(end_fn, ops, ...)				\
 	__MNCOMPAT_RANGE_END_VALUE(end_fn, ops)
-#define __MNCOMPAT_TABLE(ops, rel, start_fn, end_fn, tlbs_fn, mn_flags, ...) \
-	static const struct mmu_notifier_ops ops = {			\
-		__MNCOMPAT_FIELDS(ops, rel, start_fn, end_fn, tlbs_fn,	\
-				  mn_flags, __VA_ARGS__)		\
-	}
 #endif
-
-/* The designated initialisers of the table. */
-#define __MNCOMPAT_FIELDS(ops, rel, start_fn, end_fn, tlbs_fn, mn_flags, ...) \
-	.release = (rel),						\
-	.invalidate_range_start =					\
-		__MNCOMPAT_START_VALUE(start_fn, ops, end_fn, mn_flags), \
-	.invalidate_range_end =						\
-		__MNCOMPAT_END_VALUE(end_fn, ops, start_fn, mn_flags),	\
-	__MNCOMPAT_TLBS_FIELD(tlbs_fn, start_fn, end_fn)		\
-	__MNCOMPAT_INVALIDATE_PAGE(ops)					\
-	__MNCOMPAT_FLAGS_FIELD(mn_flags)				\
-	__VA_ARGS__
 
 /**
  * mncompat_mmu_notifier_register - mmu_notifier_register() for compat tables
@@ -962,11 +957,23 @@ static inline void mncompat_mmu_notifier_unregister(struct mmu_notifier *mn,
 		       __MNCOMPAT_ATOMIC_PAGE_MSG(ops));		\
 	__MNCOMPAT_DEFINE_DESC(ops, rel, start_fn, end_fn, tlbs_fn,	\
 			       mn_flags);				\
+	__MNCOMPAT_DEFINE_PAIRING(ops);					\
+	__MNCOMPAT_DEFINE_PAIRED_START(ops)				\
 	__MNCOMPAT_DEFINE_RANGE_START(ops, start_fn)			\
 	__MNCOMPAT_DEFINE_RANGE_END(ops, end_fn)			\
 	__MNCOMPAT_DEFINE_INVALIDATE_PAGE(ops)				\
-	struct __mncompat_paired_ops; /* the table's container (4.19+) */ \
-	__MNCOMPAT_TABLE(ops, rel, start_fn, end_fn, tlbs_fn, mn_flags,	\
-			 __VA_ARGS__)
+	static const struct mmu_notifier_ops ops = {			\
+		.release = (rel),					\
+		.invalidate_range_start =				\
+			__MNCOMPAT_START_VALUE(start_fn, ops, end_fn,	\
+					       mn_flags),		\
+		.invalidate_range_end =					\
+			__MNCOMPAT_END_VALUE(end_fn, ops, start_fn,	\
+					     mn_flags),			\
+		__MNCOMPAT_TLBS_FIELD(tlbs_fn, start_fn, end_fn)	\
+		__MNCOMPAT_INVALIDATE_PAGE(ops)				\
+		__MNCOMPAT_FLAGS_FIELD(mn_flags)			\
+		__VA_ARGS__						\
+	}
 
 #endif /* _MNCOMPAT_MMU_NOTIFIER_H */
