@@ -82,8 +82,10 @@
  *    the gate calls the driver's range_start and answers -EAGAIN when it
  *    fails: the kernel backs off, as the driver asked (the OOM reaper
  *    leaves the mm to exit_mmap()). The driver's table itself never fails.
- *  - The table's range_start calls the driver's for blockable ranges (and,
- *    without a gate, for all: old behaviour). Its range_end calls the
+ *  - The table's range_start (a per-table trampoline that holds the
+ *    table's state) calls the driver's for blockable ranges (and, without
+ *    a gate, for all: old behaviour). Its range_end (one function per
+ *    module, by which registration knows the table) calls the
  *    driver's for a blockable range, and for a non-blockable one only if
  *    the gate noted that the driver's range_start succeeded for it (per
  *    subscription, task, start and end, in a small spinlock-protected
@@ -92,9 +94,9 @@
  *    next one, or at unregistration; with the store full the gate refuses
  *    the range without calling the driver (-EAGAIN: the safe answer).
  *  - The 4.19-4.20 form's range_end is not told whether the range was
- *    blockable: there the driver's range_end is called unless the gate
- *    speaks for a range it did not note (those kernels end no range after
- *    a failure; 5.12+ kernels all have the 5.0 form).
+ *    blockable: there every range_end reaches the driver's (those kernels
+ *    end no range after a failure; the 5.12 change came with the 5.0
+ *    form).
  * A paired table registered with plain mmu_notifier_register() gets no
  * gate: its range_start and range_end are the driver's answers, so on
  * 5.12+ the kernel WARNs where the driver fails (not silent; a CI console
