@@ -8,8 +8,6 @@
 # offset, from the mncompat_off_<field> symbols of OFFSETS_OBJECT, or
 # "+0xN" when none matches) and the function symbol it points at (a
 # section-relative relocation is resolved through the symbol table).
-# Relocations past sizeof(struct mmu_notifier_ops) (mncompat_off_ops_size)
-# belong to compat's container of the table (4.19+ forms) and are left out.
 set -eu
 
 [ $# -eq 3 ] || {
@@ -51,7 +49,6 @@ function hex(s,    i, c, v) {
 	}
 	return v
 }
-$1 == "OFF" && $3 == "ops_size" { opsize = hex($2); next }
 $1 == "OFF" { field[hex($2)] = $3 }
 $1 == "SEC" { secname[$2] = $3; secidx[$3] = $2 }
 $1 == "SYM" {
@@ -77,10 +74,6 @@ END {
 		if (secidx[rsec[i]] != tsec)
 			continue
 		if (roff[i] < tstart || roff[i] >= tstart + tsize)
-			continue
-		# Past struct mmu_notifier_ops: the container of the
-		# table (struct __mncompat_paired_ops), not the table.
-		if (opsize && roff[i] >= tstart + opsize)
 			continue
 		if (rsym[i] in secidx)
 			where = secidx[rsym[i]]

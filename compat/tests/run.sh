@@ -163,8 +163,9 @@ invalidate_range_end mirror_invalidate_range_end"
 			nc_expect="$nc_expect
 invalidate_range mirror_invalidate_secondary_tlbs"
 		fi
-		# No per-table trampoline (the start/end pairing functions of
-		# 4.19+, one per module, are there, unused by this table).
+		# No per-table trampoline (on 4.19+ the module-wide pairing
+		# functions, __mncompat_paired_range_end and the gate's, are
+		# there, unused by this table).
 		if [ "$(echo "$nc_relocs" | sort)" = "$(echo "$nc_expect" | sort)" ] &&
 			! nm "$nc_build/mirror.o" | grep -q ' [tT] mirror_mn_ops__mncompat_'; then
 			ok "$nc_name: native API: ops table points straight at the driver's functions, no trampoline in the object$nc_tlbs"
@@ -191,21 +192,22 @@ invalidate_range mirror_invalidate_secondary_tlbs"
 
 # paired_check NAME CONFIG_DIR BUILD_DIR: the may-sleep ops table (range_start
 # and range_end) is a paired one (start/end pairing, issue 33) exactly where
-# range_start may fail (the 4.19+ forms): its range_start and range_end are
-# compat's pairing functions, which mncompat_mmu_notifier_register() knows.
+# range_start may fail (the 4.19+ forms): its range_start is its paired
+# trampoline, its range_end __mncompat_paired_range_end(), by which
+# mncompat_mmu_notifier_register() knows it.
 paired_check() {
 	pc_name=$1 pc_cfg=$2 pc_build=$3
 	[ -e "$pc_build/mirror.o" ] || return 0
 	pc_relocs=$("$tests/ops-relocs.sh" "$pc_build/mirror.o" mirror_mn_ops \
 		"$pc_build/ops_offsets.o") || pc_relocs=
 	pc_paired=no
-	if echo "$pc_relocs" | grep -qx 'invalidate_range_start __mncompat_paired_range_start' &&
+	if echo "$pc_relocs" | grep -qx 'invalidate_range_start mirror_mn_ops__mncompat_paired_start' &&
 		echo "$pc_relocs" | grep -qx 'invalidate_range_end __mncompat_paired_range_end'; then
 		pc_paired=yes
 	fi
 	if has "$pc_cfg" RANGE_START_RANGE || has "$pc_cfg" RANGE_START_BLOCKABLE; then
 		if [ $pc_paired = yes ]; then
-			ok "$pc_name: range_start may fail: the may-sleep table's start and end are compat's pairing functions"
+			ok "$pc_name: range_start may fail: the may-sleep table's start and end are compat's pairing trampoline and function"
 		else
 			not_ok "$pc_name: range_start may fail but the may-sleep table is not paired"
 		fi

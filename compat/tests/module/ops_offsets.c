@@ -2,8 +2,7 @@
 /*
  * Records offsetof(struct mmu_notifier_ops, field) as local absolute
  * symbols mncompat_off_<field> in this object, so that the tests can tell
- * which field each relocation of an ops table fills, without debug info,
- * and sizeof(struct mmu_notifier_ops) as mncompat_off_ops_size.
+ * which field each relocation of an ops table fills, without debug info.
  */
 #include <linux/stddef.h>
 #include <mncompat/mmu_notifier.h>
@@ -16,8 +15,6 @@
 
 static void __used mncompat_test_ops_offsets(void)
 {
-	asm volatile(".set mncompat_off_ops_size, %c0" : :
-		     "i" (sizeof(struct mmu_notifier_ops)));
 	MNCOMPAT_OFFSET(release);
 	MNCOMPAT_OFFSET(invalidate_range_start);
 	MNCOMPAT_OFFSET(invalidate_range_end);
