@@ -2,6 +2,7 @@
 /* devpt: the device page table of the sample devices (see devpt.h). */
 #include <linux/mm.h>
 #include <linux/sched.h>
+#include <mncompat/mmu_notifier.h>
 
 #include "devpt.h"
 
@@ -17,12 +18,12 @@ int devpt_register(struct devpt *pt, spinlock_t *lock,
 	INIT_RADIX_TREE(&pt->tree, GFP_ATOMIC);
 	pt->notifier.ops = ops;
 	pt->mm = current->mm;
-	return mmu_notifier_register(&pt->notifier, pt->mm);
+	return mncompat_mmu_notifier_register(&pt->notifier, pt->mm);
 }
 
 void devpt_unregister(struct devpt *pt)
 {
-	mmu_notifier_unregister(&pt->notifier, pt->mm);
+	mncompat_mmu_notifier_unregister(&pt->notifier, pt->mm);
 }
 
 struct page *devpt_get(struct devpt *pt, unsigned long addr)

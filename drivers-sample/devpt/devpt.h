@@ -30,7 +30,8 @@ struct devpt {
 
 /*
  * The table of the caller's mm, lock its lock, ops the notifier's: 0,
- * -EINVAL for a caller without an mm, or mmu_notifier_register()'s error.
+ * -EINVAL for a caller without an mm, or mncompat_mmu_notifier_register()'s
+ * error (plain mmu_notifier_register() for a table not of compat).
  */
 int devpt_register(struct devpt *pt, spinlock_t *lock,
 		   const struct mmu_notifier_ops *ops);

@@ -34,6 +34,7 @@
 static atomic_long_t mirror_global_mapped;
 static atomic_long_t mirror_global_releases;
 static atomic_long_t mirror_global_orphaned;
+static atomic_long_t mirror_global_hold_active;
 static atomic_t mirror_global_open;
 
 /*
@@ -251,6 +252,7 @@ static long mirror_hold(struct mirror_file *mf, u32 __user *arg)
 	struct radix_tree_iter iter;
 	void __rcu **slot;
 	u32 hold_ms;
+	int active;
 
 	if (get_user(hold_ms, arg))
 		return -EFAULT;
@@ -272,8 +274,10 @@ static long mirror_hold(struct mirror_file *mf, u32 __user *arg)
 		if (!page_mapped(page))
 			orphaned++;
 	}
+	active = (int)mf->active;
 	spin_unlock(&mf->lock);
 	atomic_long_add(orphaned, &mirror_global_orphaned);
+	atomic_long_add(active, &mirror_global_hold_active);
 	return orphaned ? -ESTALE : 0;
 }
 
@@ -287,6 +291,7 @@ static long mirror_stats(struct mirror_file *mf, void __user *arg)
 		return -ENOMEM;
 	spin_lock(&mf->lock);
 	*snapshot = mf->stats;
+	snapshot->active = (int)mf->active;
 	spin_unlock(&mf->lock);
 	snapshot->device_flags = mirror_notifier_ops()->invalidate_range_start ?
 				 0 : MIRROR_DEVICE_TLB_ONLY;
@@ -295,6 +300,8 @@ static long mirror_stats(struct mirror_file *mf, void __user *arg)
 	snapshot->global_orphaned_pages =
 		atomic_long_read(&mirror_global_orphaned);
 	snapshot->global_open_files = atomic_read(&mirror_global_open);
+	snapshot->global_hold_active =
+		atomic_long_read(&mirror_global_hold_active);
 	if (copy_to_user(arg, snapshot, sizeof(*snapshot)))
 		ret = -EFAULT;
 	kfree(snapshot);

@@ -56,6 +56,13 @@ struct mirror_stats {
 	__u32 global_open_files;
 	__u32 nr_ranges;
 	struct mirror_range ranges[MIRROR_RANGE_LOG];
+	/*
+	 * Invalidations between range_start and range_end now (faults wait
+	 * for 0), and the sum of that count over the files at the end of
+	 * their MIRROR_IOC_HOLD: -1 is a range_end without its range_start.
+	 */
+	__s64 active;
+	__s64 global_hold_active;
 };
 
 #define MIRROR_IOC_MAGIC	'M'
@@ -73,8 +80,9 @@ struct mirror_stats {
  * killer's) arrives, then for *arg more milliseconds (at most 10000): the
  * OOM reaper gets to the mm while its owner cannot exit. Then count the
  * device's pages that no CPU page table maps any more (an unmap the device
- * was never told of) into global_orphaned_pages. Fails with ESTALE when
- * there are any, ETIMEDOUT when no fatal signal came within 60 s.
+ * was never told of) into global_orphaned_pages, and the file's active
+ * invalidations into global_hold_active. Fails with ESTALE when there are
+ * orphaned pages, ETIMEDOUT when no fatal signal came within 60 s.
  */
 #define MIRROR_IOC_HOLD		_IOW(MIRROR_IOC_MAGIC, 5, __u32)
 

@@ -140,7 +140,11 @@ __mncompat_interval_start(struct mmu_notifier *mn,
 	cur_seq = __mncompat_interval_begin(sub);
 	if (sub->ops->invalidate(sub, range, cur_seq))
 		return 0;
-	/* The kernel calls no range_end for a failed range_start. */
+	/*
+	 * No range_end comes for a failed range_start on the kernels that
+	 * need this emulation (before 5.5: 4.19-5.11 behaviour, see
+	 * <mncompat/mmu_notifier.h>); the table is registered plainly.
+	 */
 	__mncompat_interval_finish(sub);
 	return -EAGAIN;
 }

@@ -20,8 +20,10 @@
  *   MNCOMPAT_MMU_NOTIFIER_OPS(name, release, range_start, range_end,
  *                             secondary_tlbs, flags [, extra...]);
  *
- * which defines "static const struct mmu_notifier_ops name" for use with
- * mmu_notifier_register().  Pass NULL for an absent callback.  flags is
+ * which defines "static const struct mmu_notifier_ops name", and registers
+ * it with mncompat_mmu_notifier_register() and
+ * mncompat_mmu_notifier_unregister() (same arguments as the kernel's).
+ * Pass NULL for an absent callback.  flags is
  * MNCOMPAT_RANGE_START_MAY_SLEEP if range_start or range_end may sleep on a
  * blockable range, else 0.  Optional trailing designated initialisers
  * (e.g. ".alloc_notifier = f") go into the table untranslated.
@@ -53,6 +55,54 @@
  * range callbacks; the compat table then leaves secondary_tlbs out (the
  * range callbacks hear every change there), so one table can carry the
  * hook for pre-4.13 kernels and still register on 6.6+.
+ *
+ * Kernels whose range_start may fail (4.19+: the int forms). A range_start
+ * may refuse a non-blockable range (the OOM reaper's, process_mrelease()'s)
+ * with -EAGAIN; the kernel calls every subscription's range_start anyway
+ * and then backs off. What follows differs, and no probe can tell which a
+ * kernel does (no signature changed; stable and distribution kernels carry
+ * the change under older version numbers):
+ *  - 4.19-5.11: no range_end for anyone, no warning;
+ *  - 5.12+ (c2655835fd8c "mm/mmu_notifiers: ensure range_end() is paired
+ *    with range_start()", also in 5.10.y and 5.11.y stable updates):
+ *    WARN_ON(ops->invalidate_range_end) for the failing subscription, then
+ *    range_end on every subscription that has one, the failing one too.
+ * So a table whose range_start fails and that has a range_end WARNs on
+ * 5.12+ and gets a range_end its range_start never began (a counter raised
+ * in range_start and lowered in range_end goes below 0), while 4.19-5.11
+ * ends nobody's range, not even that of a subscription whose start went
+ * well. Interval notifiers (5.5+) unwind themselves on both.
+ * compat keeps them paired on both, for a table with
+ * MNCOMPAT_RANGE_START_MAY_SLEEP, a range_start and a range_end (the
+ * "paired" tables; every other table is as above, and
+ * mncompat_mmu_notifier_register() is mmu_notifier_register() for it):
+ *  - mncompat_mmu_notifier_register() registers, besides the driver's
+ *    subscription, a gate subscription whose ops have only a range_start
+ *    (so 5.12+ has no range_end to warn about). On a non-blockable range
+ *    the gate calls the driver's range_start and answers -EAGAIN when it
+ *    fails: the kernel backs off, as the driver asked (the OOM reaper
+ *    leaves the mm to exit_mmap()). The driver's table itself never fails.
+ *  - The table's range_start (a per-table trampoline that holds the
+ *    table's state) calls the driver's for blockable ranges (and, without
+ *    a gate, for all: old behaviour). Its range_end (one function per
+ *    module, by which registration knows the table) calls the
+ *    driver's for a blockable range, and for a non-blockable one only if
+ *    the gate noted that the driver's range_start succeeded for it (per
+ *    subscription, task, start and end, in a small spinlock-protected
+ *    store of the table). A range the kernel never ends (4.19-5.11, after
+ *    another subscription failed) is ended when the same task starts the
+ *    next one, or at unregistration; with the store full the gate refuses
+ *    the range without calling the driver (-EAGAIN: the safe answer).
+ *  - The 4.19-4.20 form's range_end is not told whether the range was
+ *    blockable: there every range_end reaches the driver's (those kernels
+ *    end no range after a failure; the 5.12 change came with the 5.0
+ *    form).
+ * A paired table registered with plain mmu_notifier_register() gets no
+ * gate: its range_start and range_end are the driver's answers, so on
+ * 5.12+ the kernel WARNs where the driver fails (not silent; a CI console
+ * check sees it). The test knob -DMNCOMPAT_NO_START_END_PAIRING gives
+ * every table and registration as before (only to show the WARN and the
+ * unpaired range_end on 5.12+; never ship a driver built with it).
  */
 #ifndef _MNCOMPAT_MMU_NOTIFIER_H
 #define _MNCOMPAT_MMU_NOTIFIER_H
@@ -60,6 +110,9 @@
 #include <linux/bug.h>
 #include <linux/mm.h>
 #include <linux/mmu_notifier.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <mncompat_config.h>
 
 /*
@@ -234,9 +287,22 @@ struct mncompat_mmu_notifier_desc {
 #define __MNCOMPAT_FLAGS_FIELD(...)
 #endif
 
+/*
+ * Start/end pairing (see "Kernels whose range_start may fail" above): on
+ * the 4.19+ callback forms, unless the test knob
+ * -DMNCOMPAT_NO_START_END_PAIRING asks for the tables of before issue 33.
+ */
+#if (defined(MNCOMPAT_HAVE_RANGE_START_RANGE) ||			\
+	defined(MNCOMPAT_HAVE_RANGE_START_BLOCKABLE)) &&		\
+	!defined(MNCOMPAT_NO_START_END_PAIRING)
+#define __MNCOMPAT_PAIRING	1
+#else
+#define __MNCOMPAT_PAIRING	0
+#endif
+
 #if defined(MNCOMPAT_HAVE_RANGE_START_RANGE) &&				\
 	defined(MNCOMPAT_HAVE_RANGE_END_RANGE) &&			\
-	!defined(MNCOMPAT_HAVE_INVALIDATE_PAGE)
+	!defined(MNCOMPAT_HAVE_INVALIDATE_PAGE) && !__MNCOMPAT_PAIRING
 /* 5.0 and later without invalidate_page: the driver's functions as they are. */
 #define __MNCOMPAT_DEFINE_DESC(...)	struct mncompat_mmu_notifier_desc
 #else
@@ -273,17 +339,16 @@ __mncompat_range_start_nofail(const struct mncompat_mmu_notifier_desc *desc,
 	const struct mmu_notifier_range range =				\
 		__MNCOMPAT_RANGE(mm, start_, end_, blockable_)
 
-/* The table's field: the trampoline, or NULL where fn is NULL. */
-#define __MNCOMPAT_TRAMP_FIELD(field, fn, ops, what)			\
-	.field = __MNCOMPAT_UNLESS_NULL(fn, __MNCOMPAT_TRAMP(ops, what)),
+/* The table's value: the trampoline, or NULL where fn is NULL. */
+#define __MNCOMPAT_TRAMP_VALUE(fn, ops, what)				\
+	__MNCOMPAT_UNLESS_NULL(fn, __MNCOMPAT_TRAMP(ops, what))
 
 #if defined(MNCOMPAT_HAVE_RANGE_START_RANGE)
-#define __MNCOMPAT_RANGE_START(start, ...)				\
-	.invalidate_range_start = (start),
+#define __MNCOMPAT_RANGE_START_VALUE(start, ...)	(start)
 #define __MNCOMPAT_DEFINE_RANGE_START(...)
 #else
-#define __MNCOMPAT_RANGE_START(start, ops)				\
-	__MNCOMPAT_TRAMP_FIELD(invalidate_range_start, start, ops, range_start)
+#define __MNCOMPAT_RANGE_START_VALUE(start, ops)			\
+	__MNCOMPAT_TRAMP_VALUE(start, ops, range_start)
 #if defined(MNCOMPAT_HAVE_RANGE_START_BLOCKABLE)
 /* 4.19-4.20: int (mn, mm, start, end, bool blockable). */
 #define __MNCOMPAT_DEFINE_RANGE_START(ops, ...)			\
@@ -312,15 +377,15 @@ __mncompat_range_start_nofail(const struct mncompat_mmu_notifier_desc *desc,
 #endif
 
 #if defined(MNCOMPAT_HAVE_RANGE_END_RANGE)
-#define __MNCOMPAT_RANGE_END(end, ...)	.invalidate_range_end = (end),
+#define __MNCOMPAT_RANGE_END_VALUE(end, ...)	(end)
 #define __MNCOMPAT_DEFINE_RANGE_END(...)
 #elif defined(MNCOMPAT_HAVE_RANGE_END_VOID4)
 /*
  * 2.6.27-4.20: void (mn, mm, start, end).  The kernel does not say whether
  * the range was blockable; it was, except for the 4.19-4.20 oom reaper.
  */
-#define __MNCOMPAT_RANGE_END(end, ops)					\
-	__MNCOMPAT_TRAMP_FIELD(invalidate_range_end, end, ops, range_end)
+#define __MNCOMPAT_RANGE_END_VALUE(end, ops)				\
+	__MNCOMPAT_TRAMP_VALUE(end, ops, range_end)
 #define __MNCOMPAT_DEFINE_RANGE_END(ops, ...)				\
 	static void __maybe_unused					\
 	ops##__mncompat_range_end(__MNCOMPAT_OLD_PARAMS)		\
@@ -389,6 +454,484 @@ __mncompat_invalidate_page(const struct mncompat_mmu_notifier_desc *desc,
 #define __MNCOMPAT_DEFINE_INVALIDATE_PAGE(...)
 #endif
 
+#define __MNCOMPAT_PAIRED(start_fn, end_fn, mn_flags)			\
+	(((mn_flags) & MNCOMPAT_RANGE_START_MAY_SLEEP) &&		\
+	 !__MNCOMPAT_IS_NULL(start_fn) && !__MNCOMPAT_IS_NULL(end_fn))
+
+#if __MNCOMPAT_PAIRING
+/*
+ * Start/end pairing, for a table whose range_start may fail: flags
+ * MNCOMPAT_RANGE_START_MAY_SLEEP, a range_start and a range_end, on the
+ * 4.19+ callback forms (the header comment says why). Such a table's
+ * range_start is its per-table trampoline, which holds the table's state
+ * (struct __mncompat_pairing), and its range_end is
+ * __mncompat_paired_range_end(), one definition per module (__weak), by
+ * which mncompat_mmu_notifier_register() recognises such a table in any
+ * file of the module. Whoever holds the table asks the trampoline for the
+ * state with a query range (mm NULL, start the address of the answer).
+ * mncompat_mmu_notifier_register() adds a gate subscription (struct
+ * __mncompat_gate) with only an invalidate_range_start.
+ */
+
+/*
+ * Non-blockable ranges in flight whose driver range_start succeeded. The
+ * kernel's non-blocking invalidations (the OOM reaper, process_mrelease())
+ * run one range at a time per task, so a slot is needed per task and
+ * subscription at a time; when all are taken, the gate refuses the range
+ * (-EAGAIN) without calling the driver.
+ */
+#define __MNCOMPAT_PAIRING_SLOTS	8
+
+struct __mncompat_started {
+	struct mmu_notifier *mn;	/* NULL: a free slot */
+	struct task_struct *task;
+	unsigned long start;
+	unsigned long end;
+};
+
+struct __mncompat_pairing {
+	const struct mncompat_mmu_notifier_desc *desc;
+	spinlock_t lock;
+	struct __mncompat_gate *gates;	/* of the table's subscriptions */
+	struct __mncompat_started started[__MNCOMPAT_PAIRING_SLOTS];
+};
+
+struct __mncompat_gate {
+	struct mmu_notifier mn;		/* ops: __mncompat_gate_ops */
+	struct mmu_notifier *main;	/* the driver's subscription */
+	struct mm_struct *mm;
+	struct __mncompat_pairing *pairing;
+	struct __mncompat_gate *next;	/* in pairing->gates */
+	bool live;			/* both subscriptions registered */
+};
+
+#define __MNCOMPAT_DEFINE_PAIRING(ops)					\
+	static struct __mncompat_pairing __maybe_unused			\
+	ops##__mncompat_pairing = {					\
+		.desc = &ops##__mncompat_desc,				\
+		.lock = __SPIN_LOCK_UNLOCKED(ops##__mncompat_pairing.lock), \
+	}
+
+/* The gate of mn (live: calling the driver's range_start), or NULL. */
+static inline struct __mncompat_gate *
+__mncompat_gate_of(struct __mncompat_pairing *p, const struct mmu_notifier *mn)
+{
+	struct __mncompat_gate *gate;
+
+	lockdep_assert_held(&p->lock);
+	for (gate = p->gates; gate; gate = gate->next)
+		if (gate->main == mn)
+			return gate;
+	return NULL;
+}
+
+/* Take gate out of p->gates. */
+static inline void __mncompat_unlist_gate(struct __mncompat_pairing *p,
+					  struct __mncompat_gate *gate)
+{
+	struct __mncompat_gate **link;
+
+	lockdep_assert_held(&p->lock);
+	for (link = &p->gates; *link; link = &(*link)->next) {
+		if (*link == gate) {
+			*link = gate->next;
+			return;
+		}
+	}
+}
+
+/* Note a started range in a free slot; false when none is free. */
+static inline bool __mncompat_note_started(struct __mncompat_pairing *p,
+					   struct mmu_notifier *mn,
+					   const struct mmu_notifier_range *range)
+{
+	struct __mncompat_started *s;
+
+	lockdep_assert_held(&p->lock);
+	for (s = p->started; s < p->started + __MNCOMPAT_PAIRING_SLOTS; s++) {
+		if (s->mn)
+			continue;
+		s->mn = mn;
+		s->task = current;
+		s->start = range->start;
+		s->end = range->end;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Take out the slot of mn (and of task, unless NULL; of [start, end)
+ * unless any_range) into *out; false when there is none.
+ */
+static inline bool __mncompat_take_started(struct __mncompat_pairing *p,
+					   const struct mmu_notifier *mn,
+					   struct task_struct *task,
+					   unsigned long start,
+					   unsigned long end, bool any_range,
+					   struct __mncompat_started *out)
+{
+	struct __mncompat_started *s;
+
+	lockdep_assert_held(&p->lock);
+	for (s = p->started; s < p->started + __MNCOMPAT_PAIRING_SLOTS; s++) {
+		if (s->mn != mn || (task && s->task != task) ||
+		    (!any_range && (s->start != start || s->end != end)))
+			continue;
+		*out = *s;
+		s->mn = NULL;
+		return true;
+	}
+	return false;
+}
+
+/* The driver's range_end for a range noted as started, late. */
+static inline void __mncompat_end_noted(struct __mncompat_pairing *p,
+					struct mmu_notifier *mn,
+					struct mm_struct *mm,
+					const struct __mncompat_started *s)
+{
+	const struct mmu_notifier_range range =
+		__MNCOMPAT_RANGE(mm, s->start, s->end, false);
+
+	p->desc->invalidate_range_end(mn, &range);
+}
+
+/*
+ * The table's range_start (through its trampoline, which passes its
+ * state): blockable ranges go to the driver; non-blockable ones are the
+ * live gate's. Without one (registered with plain mmu_notifier_register(),
+ * or while mncompat_mmu_notifier_register() is under way) the driver's
+ * answer goes to the kernel as it is; while the gate is not yet live a
+ * success is noted, for the range_end. A query range (mm NULL) gets the
+ * state's address written to range->start.
+ */
+static inline int __mncompat_paired_start(struct __mncompat_pairing *p,
+					  struct mmu_notifier *mn,
+					  const struct mmu_notifier_range *range)
+{
+	struct __mncompat_gate *gate;
+	int ret = 0;
+
+	if (unlikely(!range->mm)) {
+		*(struct __mncompat_pairing **)range->start = p;
+		return 0;
+	}
+	if (mncompat_range_blockable(range))
+		return p->desc->invalidate_range_start(mn, range);
+	spin_lock(&p->lock);
+	gate = __mncompat_gate_of(p, mn);
+	if (!gate || !gate->live) {
+		ret = p->desc->invalidate_range_start(mn, range);
+		if (!ret && gate)
+			__mncompat_note_started(p, mn, range);
+	}
+	spin_unlock(&p->lock);
+	return ret;
+}
+
+/* The state of a paired table, from its range_start trampoline. */
+static inline struct __mncompat_pairing *
+__mncompat_pairing_of(struct mmu_notifier *mn)
+{
+	struct __mncompat_pairing *p = NULL;
+#if defined(MNCOMPAT_HAVE_RANGE_START_RANGE)
+	const struct mmu_notifier_range query =
+		__MNCOMPAT_RANGE(NULL, (unsigned long)&p, 0, true);
+
+	mn->ops->invalidate_range_start(mn, &query);
+#else
+	mn->ops->invalidate_range_start(mn, NULL, (unsigned long)&p, 0, true);
+#endif
+	return p;
+}
+
+/*
+ * The table's range_end: the driver's range_end for a blockable range
+ * (blockable: true; known: false where range_end is not told, the
+ * 4.19-4.20 form), or for a range noted as started; for any other
+ * non-blockable range only where no live gate speaks for the subscription
+ * (old behaviour).
+ */
+static inline void __mncompat_main_end(struct mmu_notifier *mn,
+				       const struct mmu_notifier_range *range,
+				       bool blockable, bool known)
+{
+	struct __mncompat_pairing *p = __mncompat_pairing_of(mn);
+	struct __mncompat_gate *gate;
+	struct __mncompat_started s;
+	bool call;
+
+	if (blockable) {
+		p->desc->invalidate_range_end(mn, range);
+		return;
+	}
+	spin_lock(&p->lock);
+	gate = __mncompat_gate_of(p, mn);
+	call = __mncompat_take_started(p, mn, current, range->start,
+				       range->end, false, &s) ||
+	       !known || !gate || !gate->live;
+	spin_unlock(&p->lock);
+	if (call)
+		p->desc->invalidate_range_end(mn, range);
+}
+
+/*
+ * The gate's range_start: for a non-blockable range, the driver's
+ * range_start, noted when it succeeds; -EAGAIN when it fails (the kernel
+ * then backs off, and the gate has no range_end for 5.12+ to warn about).
+ * A range of this task still noted was started before and never ended (a
+ * 4.19-5.11 kernel ends no range after any subscription's failure): its
+ * range_end comes first.
+ */
+static inline int __mncompat_gate_start(struct mmu_notifier *gate_mn,
+					const struct mmu_notifier_range *range)
+{
+	struct __mncompat_gate *gate =
+		container_of(gate_mn, struct __mncompat_gate, mn);
+	struct __mncompat_pairing *p = gate->pairing;
+	struct mmu_notifier *mn = gate->main;
+	struct __mncompat_started stale;
+	bool live, have_stale;
+	int ret = 0;
+
+	if (mncompat_range_blockable(range))
+		return 0;
+	spin_lock(&p->lock);
+	live = gate->live;
+	have_stale = live && __mncompat_take_started(p, mn, current, 0, 0,
+						     true, &stale);
+	spin_unlock(&p->lock);
+	if (!live)
+		return 0;
+	if (have_stale)
+		__mncompat_end_noted(p, mn, range->mm, &stale);
+
+	spin_lock(&p->lock);
+	if (!gate->live) {
+		ret = 0;
+	} else if (!__mncompat_note_started(p, mn, range)) {
+		ret = -EAGAIN;	/* no slot: refuse without the driver */
+	} else if (p->desc->invalidate_range_start(mn, range)) {
+		__mncompat_take_started(p, mn, current, range->start,
+					range->end, false, &stale);
+		ret = -EAGAIN;
+	}
+	spin_unlock(&p->lock);
+	return ret;
+}
+
+#if defined(MNCOMPAT_HAVE_RANGE_START_RANGE)
+void __mncompat_paired_range_end(struct mmu_notifier *mn,
+				 const struct mmu_notifier_range *range);
+
+void __weak __mncompat_paired_range_end(struct mmu_notifier *mn,
+					const struct mmu_notifier_range *range)
+{
+	__mncompat_main_end(mn, range, mncompat_range_blockable(range), true);
+}
+
+static int __maybe_unused
+__mncompat_gate_range_start(struct mmu_notifier *mn,
+			    const struct mmu_notifier_range *range)
+{
+	return __mncompat_gate_start(mn, range);
+}
+
+/* The range_start trampoline of a paired table. */
+#define __MNCOMPAT_DEFINE_PAIRED_START(ops)				\
+	static int __maybe_unused					\
+	ops##__mncompat_paired_start(struct mmu_notifier *mn,		\
+				     const struct mmu_notifier_range *range) \
+	{								\
+		return __mncompat_paired_start(&ops##__mncompat_pairing, \
+					       mn, range);		\
+	}
+#else
+/* 4.19-4.20: void (mn, mm, start, end); not told whether blockable. */
+void __mncompat_paired_range_end(struct mmu_notifier *mn,
+				 struct mm_struct *mm, unsigned long start_,
+				 unsigned long end_);
+
+void __weak __mncompat_paired_range_end(struct mmu_notifier *mn,
+					struct mm_struct *mm,
+					unsigned long start_,
+					unsigned long end_)
+{
+	__MNCOMPAT_OLD_RANGE(false);
+
+	__mncompat_main_end(mn, &range, false, false);
+}
+
+static int __maybe_unused
+__mncompat_gate_range_start(struct mmu_notifier *mn, struct mm_struct *mm,
+			    unsigned long start_, unsigned long end_,
+			    bool blockable)
+{
+	__MNCOMPAT_OLD_RANGE(blockable);
+
+	return __mncompat_gate_start(mn, &range);
+}
+
+/* The range_start trampoline of a paired table. */
+#define __MNCOMPAT_DEFINE_PAIRED_START(ops)				\
+	static int __maybe_unused					\
+	ops##__mncompat_paired_start(__MNCOMPAT_OLD_PARAMS, bool blockable) \
+	{								\
+		__MNCOMPAT_OLD_RANGE(blockable);			\
+									\
+		return __mncompat_paired_start(&ops##__mncompat_pairing, \
+					       mn, &range);		\
+	}
+#endif
+
+static const struct mmu_notifier_ops __maybe_unused __mncompat_gate_ops = {
+	.invalidate_range_start = __mncompat_gate_range_start,
+	__MNCOMPAT_FLAGS_FIELD(MNCOMPAT_RANGE_START_MAY_SLEEP)
+};
+
+static inline bool __mncompat_is_paired(const struct mmu_notifier *mn)
+{
+	return mn->ops &&
+	       mn->ops->invalidate_range_end == __mncompat_paired_range_end;
+}
+
+static inline int __mncompat_register_paired(struct mmu_notifier *mn,
+					     struct mm_struct *mm)
+{
+	struct __mncompat_pairing *p = __mncompat_pairing_of(mn);
+	struct __mncompat_gate *gate;
+	int ret;
+
+	gate = kzalloc(sizeof(*gate), GFP_KERNEL);
+	if (!gate)
+		return -ENOMEM;
+	gate->mn.ops = &__mncompat_gate_ops;
+	gate->main = mn;
+	gate->mm = mm;
+	gate->pairing = p;
+	spin_lock(&p->lock);
+	gate->next = p->gates;
+	p->gates = gate;
+	spin_unlock(&p->lock);
+	/*
+	 * The gate first: the kernel adds at the head of the mm's list, so
+	 * the driver's subscription is called before the gate, and a range
+	 * that sees the gate turn live between the two is already noted by
+	 * the driver's (the gate then ends it before starting it again).
+	 */
+	ret = mmu_notifier_register(&gate->mn, mm);
+	if (ret)
+		goto unlist;
+	ret = mmu_notifier_register(mn, mm);
+	if (ret)
+		goto unregister;
+	spin_lock(&p->lock);
+	gate->live = true;
+	spin_unlock(&p->lock);
+	return 0;
+
+unregister:
+	mmu_notifier_unregister(&gate->mn, mm);
+unlist:
+	spin_lock(&p->lock);
+	__mncompat_unlist_gate(p, gate);
+	spin_unlock(&p->lock);
+	kfree(gate);
+	return ret;
+}
+
+static inline void __mncompat_unregister_paired(struct mmu_notifier *mn,
+						struct mm_struct *mm)
+{
+	struct __mncompat_pairing *p = __mncompat_pairing_of(mn);
+	struct __mncompat_gate *gate;
+	struct __mncompat_started s;
+	bool more;
+
+	/* No call of the driver's table after this; then the gate's. */
+	mmu_notifier_unregister(mn, mm);
+	spin_lock(&p->lock);
+	gate = __mncompat_gate_of(p, mn);
+	if (gate) {
+		gate->live = false;	/* the gate calls nothing more */
+		__mncompat_unlist_gate(p, gate);
+	}
+	spin_unlock(&p->lock);
+	/* Ranges started whose range_end can no longer come. */
+	do {
+		spin_lock(&p->lock);
+		more = __mncompat_take_started(p, mn, NULL, 0, 0, true, &s);
+		spin_unlock(&p->lock);
+		if (more)
+			__mncompat_end_noted(p, mn, mm, &s);
+	} while (more);
+	if (gate) {
+		mmu_notifier_unregister(&gate->mn, mm);
+		kfree(gate);
+	}
+}
+
+#define __MNCOMPAT_START_VALUE(start_fn, ops, end_fn, mn_flags)	\
+	__builtin_choose_expr(__MNCOMPAT_PAIRED(start_fn, end_fn, mn_flags), \
+			      __MNCOMPAT_TRAMP(ops, paired_start),	\
+			      __MNCOMPAT_RANGE_START_VALUE(start_fn, ops))
+#define __MNCOMPAT_END_VALUE(end_fn, ops, start_fn, mn_flags)		\
+	__builtin_choose_expr(__MNCOMPAT_PAIRED(start_fn, end_fn, mn_flags), \
+			      __mncompat_paired_range_end,		\
+			      __MNCOMPAT_RANGE_END_VALUE(end_fn, ops))
+#else
+/* A declaration that declares nothing new, for the ";" after it. */
+#define __MNCOMPAT_DEFINE_PAIRING(...)	struct mncompat_mmu_notifier_desc
+#define __MNCOMPAT_DEFINE_PAIRED_START(...)
+#define __MNCOMPAT_START_VALUE(start_fn, ops, ...)			\
+	__MNCOMPAT_RANGE_START_VALUE(start_fn, ops)
+#define __MNCOMPAT_END_VALUE(end_fn, ops, ...)				\
+	__MNCOMPAT_RANGE_END_VALUE(end_fn, ops)
+#endif
+
+/**
+ * mncompat_mmu_notifier_register - mmu_notifier_register() for compat tables
+ * @mn: the subscription, its ops set
+ * @mm: the mm to register on
+ *
+ * For every table of MNCOMPAT_MMU_NOTIFIER_OPS. For a table whose
+ * range_start may fail (see the header comment) it also registers the
+ * gate that keeps range_start and range_end paired; for any other table
+ * it is mmu_notifier_register(). May sleep; returns 0 or a negative errno.
+ */
+static inline int mncompat_mmu_notifier_register(struct mmu_notifier *mn,
+						 struct mm_struct *mm)
+{
+#if __MNCOMPAT_PAIRING
+	if (__mncompat_is_paired(mn))
+		return __mncompat_register_paired(mn, mm);
+#endif
+	return mmu_notifier_register(mn, mm);
+}
+
+/**
+ * mncompat_mmu_notifier_unregister - undo mncompat_mmu_notifier_register()
+ * @mn: the subscription
+ * @mm: the mm it was registered on
+ *
+ * mmu_notifier_unregister() of the subscription and of its gate, if any.
+ * No callback of the table runs after it returns, except that the
+ * driver's range_end is called here for a non-blockable range whose
+ * range_start succeeded and whose end can no longer come.
+ */
+static inline void mncompat_mmu_notifier_unregister(struct mmu_notifier *mn,
+						    struct mm_struct *mm)
+{
+#if __MNCOMPAT_PAIRING
+	if (__mncompat_is_paired(mn)) {
+		__mncompat_unregister_paired(mn, mm);
+		return;
+	}
+#endif
+	mmu_notifier_unregister(mn, mm);
+}
+
 /**
  * MNCOMPAT_MMU_NOTIFIER_OPS - define a static const struct mmu_notifier_ops
  * @ops: name of the table
@@ -416,13 +959,19 @@ __mncompat_invalidate_page(const struct mncompat_mmu_notifier_desc *desc,
 		       __MNCOMPAT_ATOMIC_PAGE_MSG(ops));		\
 	__MNCOMPAT_DEFINE_DESC(ops, rel, start_fn, end_fn, tlbs_fn,	\
 			       mn_flags);				\
+	__MNCOMPAT_DEFINE_PAIRING(ops);					\
+	__MNCOMPAT_DEFINE_PAIRED_START(ops)				\
 	__MNCOMPAT_DEFINE_RANGE_START(ops, start_fn)			\
 	__MNCOMPAT_DEFINE_RANGE_END(ops, end_fn)			\
 	__MNCOMPAT_DEFINE_INVALIDATE_PAGE(ops)				\
 	static const struct mmu_notifier_ops ops = {			\
 		.release = (rel),					\
-		__MNCOMPAT_RANGE_START(start_fn, ops)			\
-		__MNCOMPAT_RANGE_END(end_fn, ops)			\
+		.invalidate_range_start =				\
+			__MNCOMPAT_START_VALUE(start_fn, ops, end_fn,	\
+					       mn_flags),		\
+		.invalidate_range_end =					\
+			__MNCOMPAT_END_VALUE(end_fn, ops, start_fn,	\
+					     mn_flags),			\
 		__MNCOMPAT_TLBS_FIELD(tlbs_fn, start_fn, end_fn)	\
 		__MNCOMPAT_INVALIDATE_PAGE(ops)				\
 		__MNCOMPAT_FLAGS_FIELD(mn_flags)			\

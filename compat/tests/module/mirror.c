@@ -85,7 +85,7 @@ static int __init mirror_init(void)
 		return -ENOMEM;
 	mirror->mn.ops = &mirror_mn_ops;
 	mirror->mm = current->mm;
-	ret = mmu_notifier_register(&mirror->mn, mirror->mm);
+	ret = mncompat_mmu_notifier_register(&mirror->mn, mirror->mm);
 	if (ret)
 		kfree(mirror);
 	return ret;
@@ -93,7 +93,7 @@ static int __init mirror_init(void)
 
 static void __exit mirror_exit(void)
 {
-	mmu_notifier_unregister(&mirror->mn, mirror->mm);
+	mncompat_mmu_notifier_unregister(&mirror->mn, mirror->mm);
 	mncompat_mmu_notifier_synchronize();
 	kfree(mirror);
 }

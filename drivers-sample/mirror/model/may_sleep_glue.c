@@ -7,11 +7,18 @@
  * it may not sleep in, and the table keeps a non-sleeping secondary-TLB
  * hook for the kernels that call invalidate_page under the page-table lock.
  *
- * Only the model's tie (tie.py) reads this file, preprocessed for every
- * kernel generation, so that the model's may-sleep device is tied to what
- * compat makes of such a table there (no MMU_INVALIDATE_DOES_NOT_BLOCK on
+ * The model's tie (tie.py) reads this file, preprocessed for every kernel
+ * generation, so that the model's may-sleep device is tied to what compat
+ * makes of such a table there (no MMU_INVALIDATE_DOES_NOT_BLOCK on
  * 4.16-4.19, the hook left out on 6.6+, a trampoline that calls only the
- * hook before 4.13). It is not built into the module.
+ * hook before 4.13, the start/end pairing from 4.19 on). mirror built with
+ * MIRROR_MAY_SLEEP=1 uses it as its glue (the Kbuild links it in as
+ * mirror_notifier_may_sleep.c): b4-may-sleep.suite runs it under the OOM
+ * reaper. A range_start that fails while the table has a range_end is
+ * only right because compat pairs them (mncompat_mmu_notifier_register(),
+ * issue 33): from 5.12 on (c2655835fd8c) the kernel would WARN and still
+ * call range_end, which would lower an active count never raised;
+ * 4.19-5.11 calls no range_end after a failure.
  */
 #include <linux/errno.h>
 #include <linux/mutex.h>

@@ -1,0 +1,1 @@
+model/may_sleep_glue.c
