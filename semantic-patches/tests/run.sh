@@ -125,8 +125,19 @@ build_outputs() {
 			fi
 			_these="$_these $_c"
 			_o=mnfx_$(echo "$_c" | tr -c 'a-zA-Z0-9_\n' '_')
-			cp "$here/$_c/after.c" "$_m/$_o.c"
 			echo "obj-m += $_o.o" >>"$_m/Kbuild"
+			_src=$_o
+			if ! grep -q MODULE_LICENSE "$here/$_c/after.c"; then
+				# a fragment: its module gets the license from a
+				# second object
+				_src=${_o}_src
+				printf '%s\n' '#include <linux/module.h>' \
+					'MODULE_LICENSE("GPL");' \
+					'MODULE_DESCRIPTION("semantic-patches fixture");' \
+					>"$_m/${_o}_lic.c"
+				echo "$_o-y := $_src.o ${_o}_lic.o" >>"$_m/Kbuild"
+			fi
+			cp "$here/$_c/after.c" "$_m/$_src.c"
 			if grep -q '^define compat$' "$here/$_c/spec"; then
 				if [ -z "$_cfg" ]; then
 					_cfg=$tmp/config-$_kv
@@ -134,7 +145,7 @@ build_outputs() {
 						>"$_m/configure.log" 2>&1 ||
 						_cfg=$tmp/no-config
 				fi
-				echo "CFLAGS_$_o.o := -I$top/compat/include -I$_cfg" \
+				echo "CFLAGS_$_src.o := -I$top/compat/include -I$_cfg" \
 					>>"$_m/Kbuild"
 			fi
 		done
@@ -144,7 +155,7 @@ build_outputs() {
 		nice make -k -s -j"$par" -C "$_kb" M="$_m" W=1 >"$_m/log" 2>&1
 		for _c in $_these; do
 			_o=mnfx_$(echo "$_c" | tr -c 'a-zA-Z0-9_\n' '_')
-			grep -E "$_o\\.|$_o\"" "$_m/log" >"$_m/$_o.log"
+			grep -E "$_o(_src|_lic)?[.\"]" "$_m/log" >"$_m/$_o.log"
 			if [ -f "$_m/$_o.o" ] &&
 				! grep -Eq 'warning:|error:|ERROR' "$_m/$_o.log"; then
 				ok "$_c: after.c builds against $_kv (W=1, -Werror)"
