@@ -155,7 +155,7 @@ steps=$(awk -v to="$to" '
 last_gen=$(printf '%s\n' "$steps" | awk 'END { print $1 }')
 # --compat: the tables onto MNCOMPAT_MMU_NOTIFIER_OPS, after the series.
 [ $compat = no ] || steps="$steps
-compat mn-compat-ops.cocci struct[[:space:]]+mmu_notifier_ops|mmu_notifier_range_blockable - *"
+compat mn-compat-ops.cocci struct[[:space:]]+mmu_notifier_ops|mmu_notifier_range_blockable|mmu_notifier_(un)?register[[:space:]]*\( - *"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mncompat-convert.XXXXXX")
 phase=reading

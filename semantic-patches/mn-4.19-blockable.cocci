@@ -2,8 +2,14 @@
 /// Linux 4.19 (93065ac753e4 "mm, oom: distinguish blockable mode for mmu
 /// notifiers") made invalidate_range_start return int and take bool
 /// blockable: the callbacks of the ops tables get both, "return 0", and
-/// "if (!blockable) return -EAGAIN;" first unless they never sleep
-/// (followed through the whole module, mnmodule.py).
+/// "if (!blockable) return -EAGAIN;" first (after the declarations)
+/// unless they never sleep (followed through the whole module,
+/// mnmodule.py).  A start that may fail in a table that also has
+/// invalidate_range_end is right on 4.19-5.11 only (a failed start: no
+/// range_end for anyone); since 5.12 (c2655835fd8c, also 5.10.y/5.11.y)
+/// the kernel WARNs and calls range_end for every subscription, the
+/// failing one too: with -D compat the note says how compat keeps them
+/// paired, else it is an item needing review.
 ///
 // Confidence: High
 // Copyright: (C) 2024 mncompat authors
@@ -14,16 +20,21 @@
 // Keywords: mmu_notifier, invalidate_range_start, blockable
 
 virtual patch, context, org, report
+virtual compat
 
 @initialize:python@
 @@
 import os, sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(cocci.cocci_file)))
-from mncocci import NONE, Step, line_col, sleep_of
+from mncocci import NONE, Step, decl_macro, line_col, sleep_of
 
 step = Step('4.19')
 first_stmt = {}
 first_done = set()
+# (file, range_start callback) -> the range_end of a table it is in
+has_end = {}
+# (Not named compat: spatch binds the names of the virtual rules.)
+with_compat = 'compat' in step.defined
 
 @ops@
 identifier o;
@@ -33,6 +44,25 @@ position p;
 struct mmu_notifier_ops o = {
 	.invalidate_range_start = fn@p,
 };
+
+// the table's range_end, if any: a start that may fail cannot also have
+// an end on 5.12+ (see the note below)
+@opsend@
+identifier ops.o, ops.fn;
+identifier fe != NULL;
+position ops.p;
+@@
+struct mmu_notifier_ops o = {
+	.invalidate_range_start = fn@p,
+	.invalidate_range_end = fe,
+};
+
+@script:python@
+fn << ops.fn;
+fe << opsend.fe;
+p << ops.p;
+@@
+has_end.setdefault((p[0].file, fn), fe)
 
 @cb@
 identifier ops.fn, mn, mm, s, e;
@@ -121,7 +151,10 @@ fn << conv.ok;
 ps << stmts.ps;
 @@
 k = (ps[0].file, fn)
-if k not in first_stmt or line_col(ps) < first_stmt[k]:
+# a declaration macro (LIST_HEAD(x);, DEFINE_WAIT(w);) is no statement
+# for the compiler: the guard goes after it
+if not decl_macro(ps) and \
+        (k not in first_stmt or line_col(ps) < first_stmt[k]):
     first_stmt[k] = line_col(ps)
 
 // g: the callback that gets the guard (none where it never sleeps).
@@ -131,7 +164,7 @@ ps << stmts.ps;
 g;
 @@
 k = (ps[0].file, fn)
-if line_col(ps) != first_stmt[k] or k in first_done:
+if k not in first_stmt or line_col(ps) != first_stmt[k] or k in first_done:
     cocci.include_match(False)
 else:
     first_done.add(k)
@@ -184,10 +217,16 @@ fn << conv.ok;
 pf << cb.pf;
 @@
 v, words = sleep_of(pf, fn)
+fe = has_end.get((pf[0].file, fn))
 if v == 'atomic':
     step.note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), no -EAGAIN guard: %s never sleeps (every call it makes was followed through the module)" % (fn, fn))
 elif v == 'sleeps':
     step.note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), returns -EAGAIN when !blockable: it may sleep (%s)" % (fn, words))
 else:
     step.note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), returns -EAGAIN when !blockable" % fn)
-    step.note(pf, "review: %s: cannot tell whether it sleeps: it calls %s. The -EAGAIN guard stays (the OOM reaper then leaves this mm alone); drop it if those calls never sleep" % (fn, words))
+    step.note(pf, "review: %s: cannot tell whether it sleeps: it calls %s. The -EAGAIN guard stays; drop it if those calls never sleep" % (fn, words))
+if v != 'atomic' and fe:
+    if with_compat:
+        step.note(pf, "%s may fail (-EAGAIN) in a table that has invalidate_range_end (%s): with compat the table is MNCOMPAT_RANGE_START_MAY_SLEEP and registered with mncompat_mmu_notifier_register(), which keeps start and end paired on both sides of Linux 5.12 (4.19-5.11: no range_end after a failed start; 5.12+, c2655835fd8c: WARN, then range_end for every subscription)" % (fn, fe))
+    else:
+        step.note(pf, "review: %s returns -EAGAIN when !blockable, and its table has invalidate_range_end (%s): right on 4.19-5.11 (a failed start: no range_end for anyone), but since Linux 5.12 (c2655835fd8c, also in 5.10.y/5.11.y) the kernel WARNs and then calls %s for every subscription, this one too, for a start that did not run. Give %s a non-blockable path that neither sleeps nor fails, or move to mmu_interval_notifier (compat emulates it before 5.5), or convert with --compat" % (fn, fe, fe, fn))

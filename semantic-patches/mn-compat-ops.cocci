@@ -21,7 +21,7 @@ virtual patch, context, org, report
 @@
 import os, sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(cocci.cocci_file)))
-from mncocci import Step, module, sleep_of, wrap
+from mncocci import Step, may_fail_paired, module, sleep_of, wrap
 
 step = Step('compat')
 fields = {}
@@ -170,6 +170,42 @@ initializer I;
 )
 
 // ---------------------------------------------------------------------
+// Registration of a table whose range_start may fail and that has a
+// range_end: since Linux 5.12 (c2655835fd8c) the kernel WARNs on that
+// and calls range_end for every subscription, the failing one too;
+// mncompat_mmu_notifier_register() keeps them paired on every kernel.
+// ---------------------------------------------------------------------
+
+@reg@
+expression A, B;
+identifier f = {mmu_notifier_register, mmu_notifier_unregister};
+position pr;
+@@
+f@pr(A, B)
+
+@script:python regok@
+pr << reg.pr;
+f << reg.f;
+@@
+tbls = may_fail_paired(pr)
+if not tbls:
+    cocci.include_match(False)
+elif step.mode == 'patch':
+    step.note(pr, "converted: %s() -> mncompat_%s(): %s (range_start may fail, range_end kept): compat keeps start and end paired on both sides of Linux 5.12 (c2655835fd8c)" % (f, f, ', '.join(tbls)))
+
+@regrep depends on patch@
+expression reg.A, reg.B;
+position reg.pr;
+@@
+(
+- mmu_notifier_register@pr(A, B)
++ mncompat_mmu_notifier_register(A, B)
+|
+- mmu_notifier_unregister@pr(A, B)
++ mncompat_mmu_notifier_unregister(A, B)
+)
+
+// ---------------------------------------------------------------------
 // The blockable test and the header.
 // ---------------------------------------------------------------------
 
@@ -179,19 +215,19 @@ expression R;
 - mmu_notifier_range_blockable(R)
 + mncompat_range_blockable(R)
 
-@inc depends on patch && (rep || bl)@
+@inc depends on patch && (rep || bl || regrep)@
 @@
 - #include <linux/mmu_notifier.h>
 + #include <mncompat/mmu_notifier.h>
 
 // No <linux/mmu_notifier.h> of its own (it came through a header of the
 // driver): add compat's after the file's last #include.
-@add_inc_angle depends on patch && (rep || bl) && !has_inc && !has_linux_inc@
+@add_inc_angle depends on patch && (rep || bl || regrep) && !has_inc && !has_linux_inc@
 @@
 #include <...>
 +#include <mncompat/mmu_notifier.h>
 
-@add_inc_quote depends on patch && (rep || bl) && !has_inc && !has_linux_inc && !add_inc_angle@
+@add_inc_quote depends on patch && (rep || bl || regrep) && !has_inc && !has_linux_inc && !add_inc_angle@
 @@
 #include "..."
 +#include <mncompat/mmu_notifier.h>

@@ -110,6 +110,22 @@ def line_col(p):
     return (int(p[0].line), int(p[0].column))
 
 
+DECL_MACRO = re.compile(r'^\s*(LIST_HEAD|HLIST_HEAD|LLIST_HEAD|DEFINE_\w+|'
+                        r'DECLARE_\w+)\s*\(.*\)\s*;')
+
+
+def decl_macro(p):
+    """Is the statement at p a declaration macro (LIST_HEAD(x);,
+    DEFINE_WAIT(w);, DECLARE_BITMAP(...);): code spatch takes for a
+    statement that the compiler takes for a declaration, so nothing may
+    be put before it."""
+    lines = lines_of(p[0].file)
+    ln = int(p[0].line) - 1
+    if lines is None or not 0 <= ln < len(lines):
+        return False
+    return bool(DECL_MACRO.match(lines[ln]))
+
+
 # ---------------------------------------------------------------------
 # A file's lines and its #if structure.
 # ---------------------------------------------------------------------
@@ -215,6 +231,23 @@ def sleep_of(p, fn):
     if v == 'unknown':
         return v, '%s, %s' % (', '.join(unknown), NOT_FOLLOWED)
     return v, None
+
+
+def may_fail_paired(p):
+    """The tables of the module of p (names, sorted) whose range_start may
+    fail (returns -EAGAIN) and that have a range_end: those compat
+    registers with mncompat_mmu_notifier_register()."""
+    facts = module(p)
+    out = set()
+    for t in facts.tables():
+        f = t['fields']
+        start = f.get('invalidate_range_start')
+        if start in (None, 'NULL', '0') or \
+                f.get('invalidate_range_end') in (None, 'NULL', '0'):
+            continue
+        if any(d['eagain'] for d in facts.defs(start, t['file'])):
+            out.add(t['name'])
+    return sorted(out)
 
 
 # ---------------------------------------------------------------------

@@ -296,6 +296,20 @@ LEX = re.compile(r'''
 ''', re.S | re.X)
 
 
+# Calls that take a page reference a caller may drop again at once (a
+# pin for one copy), and those that drop it.
+PINS = re.compile(r'^(__)?(get_user_pages\w*|pin_user_pages\w*|'
+                  r'get_user_page_vma_remote)$')
+UNPINS = set('put_page unpin_user_page unpin_user_pages '
+             'unpin_user_pages_dirty_lock unpin_user_page_range_dirty_lock '
+             'release_pages put_user_page put_user_pages '
+             'put_user_pages_dirty_lock folio_put'.split())
+# vm_operations_struct fields through which the CPU's faults map pages
+# (into the device, for a driver's mapping).
+VM_FAULT_FIELDS = ('fault', 'huge_fault', 'page_mkwrite', 'pfn_mkwrite',
+                   'map_pages')
+
+
 class Tok:
     __slots__ = ('t', 'line', 'kind')
 
@@ -606,6 +620,7 @@ class Source:
         self.macros = {}        # name -> Func (function-like)
         self.objmacros = {}     # name -> identifiers of the body
         self.tables = []
+        self.vm_faults = []     # (name, line): vm_operations_struct fault handlers
         self.includes = []      # quoted includes
         self.guards = []        # (line, text) of LINUX_VERSION_CODE #ifs
         self.cpp = []           # (line, word, text)
@@ -708,6 +723,14 @@ class Source:
 
     def initializer(self, hd, block):
         words = [x.t for x in hd]
+        if 'vm_operations_struct' in words:
+            for k in range(len(block) - 3):
+                if block[k].t == '.' and block[k + 1].t in VM_FAULT_FIELDS \
+                        and block[k + 2].t == '=' and \
+                        block[k + 3].kind == 'id' and \
+                        block[k + 3].t not in ('NULL',):
+                    self.vm_faults.append((block[k + 3].t, block[k + 3].line))
+            return
         if 'mmu_notifier_ops' not in words:
             return
         eq = words.index('=')
@@ -936,14 +959,21 @@ class Module:
                 ewrites.setdefault(fld, (f, line))
         both = [x for x in swrites if x in ewrites]
         inside = set(id(f) for f in sf) | set(id(f) for f in ef)
-        readers = {}
+        # only the fault path's reads hold re-faults off: statistics,
+        # debugfs and ioctl getters that read the counter do not
+        fp = self.fault_funcs() or {}
+        readers, others = {}, {}
         for s in self.sources:
             for f in s.funcs + list(s.macros.values()):
                 if f.name in cbs or id(f) in inside:
                     continue
                 for fld in both:
-                    if fld in f.reads and fld not in readers:
-                        readers[fld] = f
+                    if fld not in f.reads:
+                        continue
+                    if id(f) in fp:
+                        readers.setdefault(fld, f)
+                    else:
+                        others.setdefault(fld, f)
         for fld in both:
             if fld in readers:
                 sfn, sline = swrites[fld]
@@ -964,7 +994,8 @@ class Module:
                 if nn < 0 and lk in held:
                     for s in self.sources:
                         for g in s.funcs:
-                            if g.name in cbs or id(g) in inside:
+                            if g.name in cbs or id(g) in inside or \
+                                    id(g) not in fp:
                                 continue
                             if g.locks.get(lk, 0) > 0 or lk in g.lock_lines:
                                 return ('%s() takes %s and leaves it held until '
@@ -972,47 +1003,117 @@ class Module:
                                         % (held[lk].name, lk, f.name, g.name, g.path,
                                            g.lock_lines.get(lk, g.line)), None)
         if both:
+            fld = both[0]
+            if fld in others:
+                r = others[fld]
+                return (None, '%s raises ->%s and %s lowers it, but the fault path '
+                        '(the code that maps pages into the device) never reads it: '
+                        'only %s() in %s:%d does, which maps nothing (statistics, a '
+                        'getter) and holds no re-fault off (is the fault path in '
+                        'another module?)'
+                        % (start, fld, end, r.name, r.path, r.reads[fld]))
             return (None, '%s raises ->%s and %s lowers it, but nothing in this '
                     'module outside the notifier callbacks reads it '
                     '(is the fault path in another module?)'
-                    % (start, both[0], end))
+                    % (start, fld, end))
         return (None, None)
 
-    def faults_in(self):
-        """Where the module maps user pages in (get_user_pages() and the
-        like): [(function, call, path, line)]."""
+    def transient(self, f):
+        """(call, line) when f takes user pages with get_user_pages() or the
+        like only to drop them again before it returns (it stores nothing
+        anywhere: a pin for one copy), else None.  Such a pin maps nothing
+        into the device: it re-establishes nothing range_start dropped."""
+        if f.stores or f.writes:
+            return None
+        pins = [(c, line) for c, line, _ in f.calls if PINS.match(c)]
+        if not pins or not any(c in UNPINS for c, _, _ in f.calls):
+            return None
+        if any(FAULT_IN.match(c) and not PINS.match(c) for c, _, _ in f.calls):
+            return None
+        return pins[0]
+
+    def pins(self):
+        """The transient pins: [(function, call, path, line)]."""
         out = []
         for s in self.sources:
             for f in s.funcs + list(s.macros.values()):
+                t = self.transient(f)
+                if t:
+                    out.append((f.name, t[0], f.path, t[1]))
+        return out
+
+    def vm_fault_handlers(self):
+        """The functions a vm_operations_struct of the module names as
+        its fault handlers (.fault, .page_mkwrite, ...)."""
+        out = []
+        for s in self.sources:
+            for name, _ in s.vm_faults:
+                out.extend(self.resolve(name, s.path))
+        return out
+
+    def faults_in(self):
+        """Where the module maps user pages in (get_user_pages() and the
+        like, not a transient pin; a vm_operations_struct fault
+        handler): [(function, call, path, line)]."""
+        out = []
+        for s in self.sources:
+            for f in s.funcs + list(s.macros.values()):
+                if self.transient(f):
+                    continue
                 for c, line, _ in f.calls:
                     if FAULT_IN.match(c):
                         out.append((f.name, c, f.path, line))
+        for f in self.vm_fault_handlers():
+            out.append((f.name, 'its vm_operations_struct fault handler',
+                        f.path, f.line))
         return out
 
-    def fault_path_reads(self):
-        """The fields the fault path reads: every function that maps user
-        pages in, its callers and what it calls (None: no fault path)."""
-        faulting = set()
+    def fault_funcs(self):
+        """The fault path, the code that maps pages into the device, as
+        {id: Func}: the functions that map user pages in (faults_in()),
+        what they call, and the functions that call them (up to the
+        top; their own bodies, not what else they call); never a
+        notifier callback.  None when the module maps no user pages."""
+        roots = {}
         for s in self.sources:
             for f in s.funcs + list(s.macros.values()):
-                if any(FAULT_IN.match(c) for c, _, _ in f.calls):
-                    faulting.add(f.name)
-        if not faulting:
-            return None
-        cluster = set(faulting)
-        for s in self.sources:
-            for f in s.funcs:
-                if f.name in self.callbacks:
+                if f.name in self.callbacks or self.transient(f):
                     continue
-                if any(c in faulting for c, _, _ in f.calls):
-                    cluster.add(f.name)
+                if any(FAULT_IN.match(c) for c, _, _ in f.calls):
+                    roots[id(f)] = f
+        for f in self.vm_fault_handlers():
+            roots[id(f)] = f
+        if not roots:
+            return None
+        path = {}
+        for f in roots.values():
+            for g in self.reach(f.name, f.path):
+                if g.name not in self.callbacks:
+                    path[id(g)] = g
+        names = set(f.name for f in roots.values())
+        grown = True
+        while grown:
+            grown = False
+            for s in self.sources:
+                for f in s.funcs + list(s.macros.values()):
+                    if id(f) in path or f.name in self.callbacks:
+                        continue
+                    if any(c in names for c, _, _ in f.calls) or \
+                            any(x in names for x, _ in f.passed):
+                        path[id(f)] = f
+                        names.add(f.name)
+                        grown = True
+        return path
+
+    def fault_path_reads(self):
+        """The fields the fault path (fault_funcs()) reads (None: no fault
+        path)."""
+        fp = self.fault_funcs()
+        if fp is None:
+            return None
         fields = set()
-        for name in cluster:
-            for d in self.by_name.get(name, []):
-                fields.update(d.reads)
-                for g in self.reach(name, d.path):
-                    if g.name not in self.callbacks:
-                        fields.update(g.reads)
+        for f in fp.values():
+            fields.update(f.reads)
         return fields
 
     def coverage(self, table, path):
@@ -1056,7 +1157,15 @@ class Module:
         how, unsure = None, None
         faults = sorted(self.faults_in(),
                         key=lambda x: (not x[1].startswith(('get_user', 'pin_user')), x))
-        if start and not faults:
+        pins = self.pins()
+        if start and not faults and pins:
+            p = pins[0]
+            how = ('nothing in this module maps user pages back in: its only '
+                   'get_user_pages() is a transient pin (%s() takes pages with %s() '
+                   'at %s:%d and releases them before it returns; no fault handler '
+                   'maps them into the device), which re-establishes nothing it '
+                   'dropped' % p)
+        elif start and not faults:
             how = ('nothing in this module maps user pages back in (no '
                    'get_user_pages() or the like) to re-establish what it dropped')
         elif start and end:
@@ -1097,10 +1206,11 @@ class Module:
             what = ['%s does not redo it' % end if end else 'there is no range_end']
             if start and faults:
                 f = faults[0]
+                via = f[1] if f[1].startswith('its ') else '%s()' % f[1]
                 what.append('%s does not keep the device from faulting pages back in '
-                            'until range_end (%s() maps user pages in with %s() at '
+                            'until range_end (%s() maps user pages in with %s at '
                             '%s:%d; no counter or lock of range_start\'s is checked '
-                            'there)' % (start, f[0], f[1], f[2], f[3]))
+                            'there)' % (start, f[0], via, f[2], f[3]))
             elif start:
                 what.append('%s does not do the same work as far as the tool can see' % start)
             res.update(verdict='move', why='; '.join(what))

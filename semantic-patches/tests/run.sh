@@ -23,7 +23,9 @@
 # spec lines: "cocci FILE" (in order; repeatable), "define NAME" (-D NAME
 # for every cocci that declares "virtual NAME"), "report ERE" (a report
 # line must match), "noreport ERE" (no report line may match), "reviews N"
-# (exactly N notes are items needing review, as convert.sh counts them).
+# (exactly N notes are items needing review, as convert.sh counts them),
+# "nobuild REASON" (an output at the newest API that is not built, and
+# why: see build_cases).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -70,30 +72,101 @@ spec_values() {
 	sed -n "s/^$1 //p" "$2"
 }
 
-# build_module CASE FILE: build FILE as a module (W=1, warnings are
-# failures) against every kernel of $MNCOMPAT_KERNEL_ENVS (ci env files,
-# the Debian kernels ci/test.sh prepared; nothing of a kernel is installed
-# on the host).
-build_module() {
+# The fixture outputs the tool calls complete, built as modules: every
+# case whose last step is the last of the series (mn-6.10-change-pte.cocci,
+# or mn-compat-ops.cocci with --compat), except those whose spec says
+# "nobuild REASON" (output deliberately incomplete, its review items say
+# why).  One kbuild pass per kernel of $MNCOMPAT_KERNEL_ENVS (ci env
+# files, the Debian kernels ci/test.sh prepared; nothing of a kernel is
+# installed on the host) with every such after.c as a module of its own,
+# W=1 and -Werror, as compat's probes are built; --compat outputs get
+# compat/include and the kernel's probed config (compat/configure.sh).
+build_cases() {
+	for _c in $cases; do
+		_s=$here/$_c/spec
+		[ -f "$_s" ] || continue
+		_last=$(spec_values cocci "$_s" | tail -n 1)
+		case $_last in
+		mn-6.10-change-pte.cocci | mn-compat-ops.cocci) ;;
+		*) continue ;;
+		esac
+		if [ -n "$(spec_values nobuild "$_s")" ]; then
+			echo "# $_c: not built: $(spec_values nobuild "$_s")" \
+				>>"$tmp/nobuild"
+			continue
+		fi
+		echo "$_c"
+	done
+}
+
+# build_outputs CASE...: the one pass per kernel, one check per case and
+# kernel.
+build_outputs() {
+	[ $# -gt 0 ] || return 0
 	_built=0
 	for _env in ${MNCOMPAT_KERNEL_ENVS-}; do
 		# shellcheck disable=SC1090 # ci env file, shell syntax
-		_kbkv=$(. "$_env" && echo "$KERNEL_RELEASE $KDIR")
+		_kbkv=$(. "$_env" && echo "${KERNEL_GENERATION:-99} $KERNEL_RELEASE $KDIR")
+		_kg=${_kbkv%% *} _kbkv=${_kbkv#* }
 		_kv=${_kbkv%% *} _kb=${_kbkv#* }
 		[ -f "$_kb/Makefile" ] || continue
-		_m=$tmp/build-$1-$_kv
-		mkdir -p "$_m"
-		cp "$2" "$_m/mncompat_case.c"
-		echo 'obj-m := mncompat_case.o' >"$_m/Kbuild"
-		if nice make -s -j1 -C "$_kb" M="$_m" W=1 >"$_m/log" 2>&1 &&
-			! grep -E 'warning:|error:' "$_m/log" >/dev/null; then
-			ok "$1: after.c builds against $_kv (W=1)"
-		else
-			not_ok "$1: after.c builds against $_kv (W=1)" "$_m/log"
-		fi
 		_built=1
+		_m=$tmp/build-$_kv
+		mkdir -p "$_m"
+		_cfg=
+		_these=
+		for _c in "$@"; do
+			# the upstream API of 6.6+ (without compat) is for 6.6+
+			if ! grep -q '^define compat$' "$here/$_c/spec" &&
+				grep -q arch_invalidate_secondary_tlbs "$here/$_c/after.c" &&
+				[ "$(printf '%s\n6.6\n' "$_kg" | sort -V | head -n 1)" != 6.6 ]; then
+				echo "# $_c: not built against $_kv: it has the 6.6+ API (arch_invalidate_secondary_tlbs)"
+				continue
+			fi
+			_these="$_these $_c"
+			_o=mnfx_$(echo "$_c" | tr -c 'a-zA-Z0-9_\n' '_')
+			echo "obj-m += $_o.o" >>"$_m/Kbuild"
+			_src=$_o
+			if ! grep -q MODULE_LICENSE "$here/$_c/after.c"; then
+				# a fragment: its module gets the license from a
+				# second object
+				_src=${_o}_src
+				printf '%s\n' '#include <linux/module.h>' \
+					'MODULE_LICENSE("GPL");' \
+					'MODULE_DESCRIPTION("semantic-patches fixture");' \
+					>"$_m/${_o}_lic.c"
+				echo "$_o-y := $_src.o ${_o}_lic.o" >>"$_m/Kbuild"
+			fi
+			cp "$here/$_c/after.c" "$_m/$_src.c"
+			if grep -q '^define compat$' "$here/$_c/spec"; then
+				if [ -z "$_cfg" ]; then
+					_cfg=$tmp/config-$_kv
+					"$top/compat/configure.sh" "$_kb" "$_cfg" \
+						>"$_m/configure.log" 2>&1 ||
+						_cfg=$tmp/no-config
+				fi
+				echo "CFLAGS_$_src.o := -I$top/compat/include -I$_cfg" \
+					>>"$_m/Kbuild"
+			fi
+		done
+		# (-Wno-missing-prototypes/-declarations: a fixture's non-static entry points,
+		# such as sp_fault(), have no header; the tool adds none)
+		echo 'ccflags-y += -Werror -Wno-missing-prototypes -Wno-missing-declarations' >>"$_m/Kbuild"
+		nice make -k -s -j"$par" -C "$_kb" M="$_m" W=1 >"$_m/log" 2>&1
+		for _c in $_these; do
+			_o=mnfx_$(echo "$_c" | tr -c 'a-zA-Z0-9_\n' '_')
+			grep -E "$_o(_src|_lic)?[.\"]" "$_m/log" >"$_m/$_o.log"
+			if [ -f "$_m/$_o.o" ] &&
+				! grep -Eq 'warning:|error:|ERROR' "$_m/$_o.log"; then
+				ok "$_c: after.c builds against $_kv (W=1, -Werror)"
+			else
+				cat "$_m/configure.log" >>"$_m/$_o.log" 2>/dev/null
+				not_ok "$_c: after.c builds against $_kv (W=1, -Werror)" \
+					"$_m/$_o.log"
+			fi
+		done
 	done
-	[ $_built -eq 1 ] || echo "# $1: no kernel in MNCOMPAT_KERNEL_ENVS: build skipped"
+	[ $_built -eq 1 ] || echo "# no kernel in MNCOMPAT_KERNEL_ENVS: fixture builds skipped"
 }
 
 # --- 0. the Python the scripts share (mncocci.py) ----------------------
@@ -208,10 +281,10 @@ for c in $cases; do
 				"$work/notes"
 		fi
 	fi
-	if grep -q '^build$' "$spec"; then
-		build_module "$c" "$d/after.c"
-	fi
 done
+# shellcheck disable=SC2046 # case names, no blanks
+build_outputs $(build_cases)
+[ ! -f "$tmp/nobuild" ] || cat "$tmp/nobuild"
 
 # --- 2. every .cocci in the report modes with plain spatch ------------
 mkdir -p "$tmp/inputs"

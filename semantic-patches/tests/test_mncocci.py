@@ -285,6 +285,144 @@ static void c_page(struct mmu_notifier *mn, struct mm_struct *mm,
             'not converted, give every branch the 4.13 prototype by hand' % f])
 
 
+class Issue33Test(Files):
+    """The declaration macros the 4.19 guard goes after, the tables compat
+    registers with mncompat_mmu_notifier_register(), and the fault path
+    (mnmodule.py) that holds re-faults off."""
+
+    def setUp(self):
+        super().setUp()
+        self.env = {k: os.environ.pop(k) for k in
+                    ('MNCOMPAT_MODULE_BASE', 'MNCOMPAT_STEP_MAP')
+                    if k in os.environ}
+
+    def tearDown(self):
+        os.environ.update(self.env)
+        super().tearDown()
+
+    def test_decl_macro(self):
+        f = self.write('d.c', 'void f(void)\n{\n\tLIST_HEAD(x);\n'
+                       '\tDEFINE_WAIT(w);\n\tstruct a *b = c;\n\tg();\n}\n')
+        self.assertTrue(mncocci.decl_macro(at(f, 3)))
+        self.assertTrue(mncocci.decl_macro(at(f, 4)))
+        self.assertFalse(mncocci.decl_macro(at(f, 5)))
+        self.assertFalse(mncocci.decl_macro(at(f, 6)))
+
+    def test_may_fail_paired(self):
+        f = self.write('p.c', '''static int s1(struct mmu_notifier *mn,
+\t      const struct mmu_notifier_range *r)
+{
+\tif (!mmu_notifier_range_blockable(r))
+\t\treturn -EAGAIN;
+\treturn 0;
+}
+
+static int s2(struct mmu_notifier *mn,
+\t      const struct mmu_notifier_range *r)
+{
+\treturn 0;
+}
+
+static void e(struct mmu_notifier *mn,
+\t      const struct mmu_notifier_range *r)
+{
+}
+
+static const struct mmu_notifier_ops fails_ops = {
+\t.invalidate_range_start = s1,
+\t.invalidate_range_end = e,
+};
+
+static const struct mmu_notifier_ops never_ops = {
+\t.invalidate_range_start = s2,
+\t.invalidate_range_end = e,
+};
+
+static const struct mmu_notifier_ops noend_ops = {
+\t.invalidate_range_start = s1,
+\t.invalidate_range_end = NULL,
+};
+''')
+        self.assertEqual(mncocci.may_fail_paired(at(f, 1)), ['fails_ops'])
+
+    def test_fault_path(self):
+        import mnmodule
+        src = '''static void bump(struct d *d)
+{
+\td->active++;
+}
+
+static void drop(struct d *d)
+{
+\td->active--;
+}
+
+static void s(struct mmu_notifier *mn, struct mm_struct *mm,
+\t      unsigned long a, unsigned long b)
+{
+\tbump(d_of(mn));
+}
+
+static void e(struct mmu_notifier *mn, struct mm_struct *mm,
+\t      unsigned long a, unsigned long b)
+{
+\tdrop(d_of(mn));
+}
+
+static const struct mmu_notifier_ops o = {
+\t.invalidate_range_start = s,
+\t.invalidate_range_end = e,
+};
+
+long d_stats(struct d *d)
+{
+\treturn d->active;
+}
+
+static int d_map(struct d *d, unsigned long a)
+{
+\tstruct page *p;
+
+\tif (get_user_pages_fast(a, 1, 0, &p) != 1)
+\t\treturn -EFAULT;
+\td->pages[0] = p;
+\treturn 0;
+}
+
+int d_ioctl(struct d *d, unsigned long a)
+{
+\twhile (READ_ONCE(d->active))
+\t\tcpu_relax();
+\treturn d_map(d, a);
+}
+
+static int d_copy(unsigned long a, void *buf)
+{
+\tstruct page *p;
+
+\tif (get_user_pages_fast(a, 1, 0, &p) != 1)
+\t\treturn -EFAULT;
+\tmemcpy(buf, page_address(p), 8);
+\tput_page(p);
+\treturn 0;
+}
+'''
+        f = self.write('f.c', src)
+        m = mnmodule.build([f], {f: f})
+        names = set(g.name for g in m.fault_funcs().values())
+        self.assertEqual(names, {'d_map', 'd_ioctl'})
+        self.assertEqual([x[0] for x in m.pins()], ['d_copy'])
+        how, unsure = m.blocks('s', 'e', f, 'nopage')
+        self.assertIn('d_ioctl() in', how)
+        # the getter alone holds nothing off
+        f2 = self.write('g.c', src.replace('\twhile (READ_ONCE(d->active))\n'
+                                           '\t\tcpu_relax();\n', ''))
+        m2 = mnmodule.build([f2], {f2: f2})
+        how, unsure = m2.blocks('s', 'e', f2, 'nopage')
+        self.assertIsNone(how)
+        self.assertIn('only d_stats() in', unsure)
+
+
 def tap():
     """Run every test; "ok NAME" / "not-ok NAME" lines, then the
     tracebacks.  Exit status 1 when one failed."""
