@@ -1028,6 +1028,16 @@ class Module:
         pins = [(c, line) for c, line, _ in f.calls if PINS.match(c)]
         if not pins or not any(c in UNPINS for c, _, _ in f.calls):
             return None
+        # pages handed to the caller through a parameter (struct page
+        # **page: the pin outlives the call; its put_page() is only the
+        # error path): no transient pin.  After the first argument, so
+        # that an address parameter does not count (an older form's
+        # address in a later place only makes this more careful).
+        params = set(f.params)
+        for c, _, args in f.calls:
+            if PINS.match(c) and any(t.kind == 'id' and t.t in params
+                                     for a in args[1:] for t in a):
+                return None
         if any(FAULT_IN.match(c) and not PINS.match(c) for c, _, _ in f.calls):
             return None
         return pins[0]
