@@ -23,7 +23,9 @@
 # spec lines: "cocci FILE" (in order; repeatable), "define NAME" (-D NAME
 # for every cocci that declares "virtual NAME"), "report ERE" (a report
 # line must match), "noreport ERE" (no report line may match), "reviews N"
-# (exactly N notes are items needing review, as convert.sh counts them).
+# (exactly N notes are items needing review, as convert.sh counts them),
+# "unguard" (unguard.py takes the version guards around .invalidate_page
+# out first, as convert.sh does).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -145,6 +147,15 @@ prepare_case() {
 	cp "$pc_dir/after.c" "$pc_work/run2.c"
 	: >"$pc_work/notes"
 	pc_st=0
+	# "unguard": unguard.py first, as convert.sh runs it.
+	if grep -q '^unguard$' "$pc_dir/spec"; then
+		: >"$pc_work/unguarded"
+		python3 "$sp/unguard.py" --record "$pc_work/unguarded" \
+			"$pc_work/run1.c" >>"$pc_work/notes" 2>&1 || pc_st=1
+		python3 "$sp/unguard.py" "$pc_work/run2.c" >/dev/null 2>&1 ||
+			pc_st=1
+		export MNCOMPAT_UNGUARDED="$pc_work/unguarded"
+	fi
 	for pc_cocci in $(spec_values cocci "$pc_dir/spec"); do
 		# shellcheck disable=SC2086
 		run_spatch "$sp/$pc_cocci" "$pc_work/run1.c" $pc_defs \
