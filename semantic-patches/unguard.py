@@ -15,7 +15,8 @@ it everywhere), so the guard has no branch left to choose: the
 conversion must reach the verdict it reaches without the guard and
 apply it in every configuration.  So, where the condition is a kernel
 or distribution version (LINUX_VERSION_CODE, RHEL_RELEASE_CODE, ...,
-never a CONFIG_ option), an #if/#elif/#else group is removed and its
+#ifdef RHEL_RELEASE_CODE too; never a CONFIG_ option), an
+#if/#elif/#else group is removed and its
 branches merged:
 
 - inside a struct mmu_notifier_ops initializer, a group of field
@@ -56,21 +57,30 @@ def groups(lines):
     branch starts, end), the conditions and the depth; innermost
     first."""
     out, stack = [], []
-    for i, text in enumerate(lines):
-        m = CPP.match(text)
+    i = 0
+    while i < len(lines):
+        m = CPP.match(lines[i])
         if not m:
+            i += 1
             continue
-        d, rest = m.group(1), m.group(2)
+        d, rest, first = m.group(1), m.group(2), i
+        # a directive continued on the next lines
+        while lines[i].endswith('\\') and i + 1 < len(lines):
+            i += 1
+            rest = rest[:-1] + ' ' + lines[i].strip()
         if d in ('if', 'ifdef', 'ifndef'):
-            stack.append({'dirs': [i], 'conds': [d + rest],
+            stack.append({'dirs': [first], 'ends': [i], 'conds': [d + rest],
                           'depth': len(stack)})
         elif d in ('elif', 'else') and stack:
-            stack[-1]['dirs'].append(i)
+            stack[-1]['dirs'].append(first)
+            stack[-1]['ends'].append(i)
             stack[-1]['conds'].append(d + rest)
         elif d == 'endif' and stack:
             g = stack.pop()
-            g['dirs'].append(i)
+            g['dirs'].append(first)
+            g['ends'].append(i)
             out.append(g)
+        i += 1
     return sorted(out, key=lambda g: -g['depth'])
 
 
@@ -80,15 +90,14 @@ def api_guard(g):
     for c in g['conds']:
         if c.startswith('else'):
             continue
-        if c.startswith(('ifdef', 'ifndef')) or not API.search(c) or \
-                'CONFIG_' in c:
+        if not API.search(c) or 'CONFIG_' in c:
             return False
     return True
 
 
 def branches(g):
-    d = g['dirs']
-    return [(d[k] + 1, d[k + 1]) for k in range(len(d) - 1)]
+    d, e = g['dirs'], g['ends']
+    return [(e[k] + 1, d[k + 1]) for k in range(len(d) - 1)]
 
 
 def tables(lines):
@@ -188,7 +197,7 @@ def unguard(path, record):
         for g in groups(lines):
             if not api_guard(g):
                 continue
-            first, last = g['dirs'][0], g['dirs'][-1]
+            first, last = g['dirs'][0], g['ends'][-1]
             t = [x for x in tbls if x[0] < first and last < x[1]]
             if t:
                 fields, lacks = merge_table_group(lines, g)
@@ -203,7 +212,7 @@ def unguard(path, record):
                         prev = record.get((ops, v), '-')
                         record[(ops, v)] = 'dropped' if lacks else prev
                 new = [lines[i] for _, _, i in fields]
-                notes.append((path, t[0][0], ops, lines[first].strip(), lacks))
+                notes.append((path, t[0][0], ops, ' '.join(lines[first:g['ends'][0] + 1]).replace('\\', ''), lacks))
             else:
                 names = file_group_funcs(lines, g)
                 if not names or not names & set(callbacks):
@@ -224,8 +233,8 @@ def unguard(path, record):
         f.write('\n'.join(lines))
     out = []
     for p, line, ops, cond, lacks in notes:
-        out.append("%s:%d: [guard] %s: the vendor's %s around its .invalidate_page taken out, the branches merged: the converted table serves every kernel, so it is judged and converted as without the guard%s" % (
-            p, line + 1, ops, cond,
+        out.append("%s:%d: [guard] %s: the vendor's %s around its .invalidate_page taken out, the branches merged: the table the conversion makes serves every kernel, so it is judged as without the guard%s" % (
+            p, line + 1, ops, ' '.join(cond.split()),
             " (a branch without .invalidate_page, the vendor's own port, is judged with it: see the 4.13 note)" if lacks else ''))
     return out
 
