@@ -150,7 +150,23 @@ def keep_problem(p):
         return "it may sleep (%s) and the hook runs under the page-table lock" % how_it_sleeps(p, fd['fn'])
     if v == 'unknown':
         return "the hook runs under the page-table lock and the tool %s" % how_it_sleeps(p, fd['fn'])
-    return cpp_problem(p)
+    return cpp_problem(p) or hook_unneeded(p)
+
+def hook_unneeded(p):
+    """Why no kernel needs the invalidate_page callback of field p as
+    the hook, or None: the range callbacks cover its work and never sleep
+    (before 4.13 compat calls them from invalidate_page with a
+    non-blockable range; from 4.13 they bracket every change), so a hook
+    would only do the work a second time on 3.19-6.5."""
+    fd = dying.tables.get(key(p))
+    c = coverage(p)
+    if fd is None or c is None or c['verdict'] != 'covered':
+        return None
+    cbs = [f for f in (fd['startfn'], fd['end']) if f is not None]
+    if any(may_sleep(p, f) for f in cbs):
+        return None
+    return "no kernel needs it: the range callbacks already do its work (%s) and never sleep (%s), so before 4.13 compat runs them from invalidate_page, and a hook would do each change's work a second time on 3.19-6.5" % (
+        c['why'], '; '.join(never_sleeps_text(p, f) for f in cbs))
 
 def keepable(p):
     return key(p) in dying.tables and keep_problem(p) is None
@@ -425,6 +441,9 @@ def plan_keep(p):
         declared.add(k)
         plan['fwd'].add((ops, nr))
     note(p, "converted: %s -> %s (invalidate_range, atomic: %s), kept next to the range callbacks: compat calls it from invalidate_page before 4.13" % (fn, nr, never_sleeps_text(p, fn)))
+    c = coverage(p)
+    if c is not None and c['verdict'] == 'covered':
+        note(p, "review: %s: the range callbacks already do its work (%s), but one may sleep, so before 4.13 compat needs the hook; on 4.13-6.5 the hook runs next to them: each change's work twice there. Harmless where it only drops pages, not where it counts events for user space; then make the range callbacks sleep-free and convert again" % (fn, c['why']))
 
 def plan_file():
     """The plan of the file: (a') every table whose range_end takes over
@@ -487,9 +506,13 @@ if not dying.tables.get(key(p), {}).get('tlb'):
     # A review item only when the tool could not tell: the rest is
     # decided, and the compat step says what it means for the table.
     unsure = sleep_of(p, fn)[0] == 'unknown' and not forwards_to(p)
-    note(p, "%scompat: %s is not kept as the secondary-TLB hook of its table: %s. %s before 4.13, where the kernel calls invalidate_page under the page-table lock, compat calls the table's range callbacks from it with a non-blockable range, or refuses to build the table if they may sleep" % (
-        'review: ' if unsure else '', fn, keep_problem(p),
-        'Its work moves to range_end (see the conversion);' if needs_move(p) else 'It is removed as in plain conversion:'))
+    why = keep_problem(p)
+    if why == hook_unneeded(p):
+        note(p, "compat: %s is not kept as the secondary-TLB hook of its table: %s; it is removed as in plain conversion" % (fn, why))
+    else:
+        note(p, "%scompat: %s is not kept as the secondary-TLB hook of its table: %s. %s before 4.13, where the kernel calls invalidate_page under the page-table lock, compat calls the table's range callbacks from it with a non-blockable range, or refuses to build the table if they may sleep" % (
+            'review: ' if unsure else '', fn, why,
+            'Its work moves to range_end (see the conversion);' if needs_move(p) else 'It is removed as in plain conversion:'))
 
 @cppbad@
 identifier ops;
