@@ -24,6 +24,8 @@ struct umn_file {
 	u64 events;
 };
 
+int umn_attach(struct umn_file *f, struct mm_struct *mm);
+
 static void umn_event(struct umn_file *f, unsigned long start,
 		      unsigned long end)
 {

@@ -24,6 +24,9 @@ struct tdev {
 	void __iomem *regs;
 };
 
+int tdev_fault(struct tdev *t, unsigned long addr);
+int tdev_attach(struct tdev *t, struct mm_struct *mm);
+
 static void tdev_flush(struct tdev *t, unsigned long start, unsigned long end)
 {
 	spin_lock(&t->lock);
