@@ -14,10 +14,9 @@ the old callback's work a form the later kernels call; --compat builds
 it everywhere), so the guard has no branch left to choose: the
 conversion must reach the verdict it reaches without the guard and
 apply it in every configuration.  So, where the condition is a kernel
-or distribution version (LINUX_VERSION_CODE, RHEL_RELEASE_CODE, ...,
-#ifdef RHEL_RELEASE_CODE too; never a CONFIG_ option), an
-#if/#elif/#else group is removed and its
-branches merged:
+or distribution version (LINUX_VERSION_CODE, RHEL_RELEASE_CODE,
+SLE_VERSION_CODE, ...; #ifdef RHEL_RELEASE_CODE too; never a CONFIG_
+option), an #if/#elif/#else group is removed and its branches merged:
 
 - inside a struct mmu_notifier_ops initializer, a group of field
   initializers one of whose branches has `.invalidate_page`: the
@@ -212,7 +211,8 @@ def unguard(path, record):
                         prev = record.get((ops, v), '-')
                         record[(ops, v)] = 'dropped' if lacks else prev
                 new = [lines[i] for _, _, i in fields]
-                notes.append((path, t[0][0], ops, ' '.join(lines[first:g['ends'][0] + 1]).replace('\\', ''), lacks))
+                cond = ' '.join(lines[first:g['ends'][0] + 1]).replace('\\', '')
+                notes.append((path, t[0][0], ops, cond, lacks))
             else:
                 names = file_group_funcs(lines, g)
                 if not names or not names & set(callbacks):
@@ -233,9 +233,12 @@ def unguard(path, record):
         f.write('\n'.join(lines))
     out = []
     for p, line, ops, cond, lacks in notes:
-        out.append("%s:%d: [guard] %s: the vendor's %s around its .invalidate_page taken out, the branches merged: the table the conversion makes serves every kernel, so it is judged as without the guard%s" % (
-            p, line + 1, ops, ' '.join(cond.split()),
-            " (a branch without .invalidate_page, the vendor's own port, is judged with it: see the 4.13 note)" if lacks else ''))
+        out.append("%s:%d: [guard] %s: the vendor's %s around its .invalidate_page "
+                   "taken out, the branches merged: the table the conversion makes "
+                   "serves every kernel, so it is judged as without the guard%s" % (
+                       p, line + 1, ops, ' '.join(cond.split()),
+                       " (a branch without .invalidate_page, the vendor's own port, is "
+                       "judged with it: see the 4.13 note)" if lacks else ''))
     return out
 
 

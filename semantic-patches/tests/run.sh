@@ -219,10 +219,24 @@ for c in $cases; do
 				"$work/notes"
 		fi
 	fi
+	# One verdict per callback, and every note says it (verdicts.py).
+	if python3 "$here/verdicts.py" "$work/notes" >"$work/verdicts" 2>&1; then
+		ok "$c: the notes agree with their verdicts"
+	else
+		not_ok "$c: the notes agree with their verdicts" "$work/verdicts"
+	fi
 	if grep -q '^build$' "$spec"; then
 		build_module "$c" "$d/after.c"
 	fi
 done
+# verdicts.py must see the contradictions it is there for (issue 31's
+# MPSS note among them).
+if python3 "$here/verdicts.py" --self-test >"$tmp/verdicts-self" 2>&1; then
+	ok "verdicts.py: flags a note whose words contradict its verdict"
+else
+	not_ok "verdicts.py: flags a note whose words contradict its verdict" \
+		"$tmp/verdicts-self"
+fi
 
 # --- 2. every .cocci in the report modes with plain spatch ------------
 mkdir -p "$tmp/inputs"
