@@ -7,11 +7,16 @@
 # make matrix DRIVER=dir [TESTS=file-or-dir] [CONVERT=compat|native|atomic]:
 # your own driver instead of the samples (ci/driver-matrix.sh; CONVERT picks
 # how semantic-patches/convert.sh converts it, default compat).
+# Measurements, run by hand (README "Timings", "Boots you can trust"):
+# make benchmark [BENCHMARK="warm driver cold"], make bench (convert.sh
+# against grep), make later-breaks (convert.sh's 6.1 -> 6.12 ground truth),
+# make boot-flake FLAKE="[-n BOOTS ...] SUITE_FILE KERNEL...".
 
 SUITES := $(wildcard drivers-sample/*/*.suite)
 export KERNELS MNCOMPAT_CACHE MNCOMPAT_OUT
 
-.PHONY: all deps setup kernels matrix test check clean
+.PHONY: all deps setup kernels matrix test check clean \
+	benchmark bench later-breaks boot-flake
 
 all: matrix
 
@@ -35,6 +40,18 @@ test:
 
 check:
 	ci/check-style.sh
+
+benchmark: setup
+	ci/benchmark.sh $(BENCHMARK)
+
+bench: setup
+	semantic-patches/bench.sh
+
+later-breaks: setup
+	semantic-patches/check-6.1-to-6.12.sh
+
+boot-flake: setup
+	ci/boot-flake.sh $(FLAKE)
 
 clean:
 	rm -rf out

@@ -49,6 +49,13 @@ measure() {
 		$((secs % 60)) "$ratio"
 	printf '%s\t%s\t%s\t%s\n' "$name" "$secs" "$(date -u +%Y-%m-%dT%H:%MZ)" \
 		"$commit" >>"$record"
+	# Where the time went (README "Timings"): the matrix's phases, and for
+	# the test command its parts.
+	[ ! -r "$out/$name/work/phases.tsv" ] ||
+		python3 "$MNCOMPAT_TOP/ci/phases.py" "$out/$name"
+	[ ! -r "$out/$name/part-seconds.tsv" ] ||
+		awk -F '\t' 'BEGIN { print "part seconds:" } { printf "  %-15s %5d\n", $1, $2 }' \
+			"$out/$name/part-seconds.tsv"
 }
 
 cd "$MNCOMPAT_TOP"

@@ -45,11 +45,11 @@ done
 [ -n "$staged" ] || exit 0
 echo "$total" >"$bootdir/timeout"
 
-"$MNCOMPAT_TOP/ci/mkinitramfs.sh" "$guest" "$bootdir/initramfs.cpio.gz"
+phase initramfs "$MNCOMPAT_TOP/ci/mkinitramfs.sh" "$guest" "$bootdir/initramfs.cpio.gz"
 log "$KERNEL_NAME:$names: booting (timeout ${total}s)"
 BOOT_QEMU_ARGS="${BOOT_QEMU_ARGS:-}$first_qemu" \
 	BOOT_APPEND="${BOOT_APPEND:-}$first_append" \
-	"$MNCOMPAT_TOP/ci/boot.sh" "$env_file" "$bootdir/initramfs.cpio.gz" \
+	phase guest "$MNCOMPAT_TOP/ci/boot.sh" "$env_file" "$bootdir/initramfs.cpio.gz" \
 	"$bootdir" "$total"
 # shellcheck disable=SC2086
 python3 "$MNCOMPAT_TOP/ci/parse_run.py" "$KERNEL_NAME" "$bootdir" $staged

@@ -26,12 +26,17 @@ find -L "$moddir" -maxdepth 1 -type f -exec cp {} "$outdir/" \;
 # by the suites of a kernel).
 config=${MNCOMPAT_CONFIG:-$outdir/compat}
 "$MNCOMPAT_TOP/ci/compat-probes.sh" "$env_file" "$config"
+# sparse, timed as a phase of its own when the matrix times phases.
+checker=sparse
+[ -z "${MNCOMPAT_PHASES:-}" ] || [ ! -x /usr/bin/time ] ||
+	checker=$MNCOMPAT_TOP/ci/sparse-timed.sh
 # build EXTRA_KCFLAGS MAKEVAR...: the module build (-k: every file gets
 # compiled, so every diagnostic is in the log).
 build() {
 	_extra=$1
 	shift
-	make -k -C "$KDIR" M="$outdir" W=1 C=1 -j"$MNCOMPAT_JOBS" \
+	phase kbuild make -k -C "$KDIR" M="$outdir" W=1 C=1 -j"$MNCOMPAT_JOBS" \
+		CHECK="$checker" \
 		KCFLAGS="${KCFLAGS:+$KCFLAGS }$_extra" \
 		MNCOMPAT_INCLUDE="$MNCOMPAT_TOP/compat/include" MNCOMPAT_CONFIG="$config" \
 		"$@" modules >"$outdir/build.log" 2>&1

@@ -38,4 +38,30 @@ check "api floor: no interface newer than 4.4 outside compat/ ($(grep -c '^[a-z]
 	"$MNCOMPAT_TOP/ci/check-api-floor.sh"
 check "api floor: planted uses fail the check, guarded ones pass" \
 	"$MNCOMPAT_TOP/ci/tests/check-api-floor.sh"
+
+# planted CHECKER FILE TEXT: in a scratch repository with a README whose
+# Knobs table is empty and a Makefile that runs nothing, FILE holding TEXT
+# must make CHECKER fail and name it.
+planted() {
+	_dir=$(mktemp -d "${TMPDIR:-/tmp}/mncompat-planted.XXXXXX")
+	printf '# x\n\n### Knobs\n\n| knob |\n\n## Next\n' >"$_dir/README.md"
+	printf 'all:\n\ttrue\n' >"$_dir/Makefile"
+	mkdir -p "$_dir/ci"
+	printf '%s\n' "$3" >"$_dir/$2"
+	git -C "$_dir" init -q && git -C "$_dir" add -A
+	_rc=0
+	_out=$(python3 "$MNCOMPAT_TOP/ci/tests/$1" "$_dir") || _rc=$?
+	rm -rf "$_dir"
+	[ "$_rc" -eq 1 ] && printf '%s\n' "$_out" | grep -q "$2\|MNCOMPAT_PLANTED"
+}
+check "knobs: every MNCOMPAT_*/BOOT_* variable the code reads is in the README's Knobs section" \
+	python3 "$MNCOMPAT_TOP/ci/tests/check_knobs.py"
+# (The planted read is split in two so that this file does not read it.)
+# shellcheck disable=SC2016
+check "knobs: a planted read of a variable the README lacks fails the check" \
+	planted check_knobs.py ci/planted.sh 'x=${MNCOMPAT_''PLANTED:-1}'
+check "entry points: every script is reached from a Makefile target" \
+	python3 "$MNCOMPAT_TOP/ci/tests/check_entry_points.py"
+check "entry points: a planted script nothing runs fails the check" \
+	planted check_entry_points.py ci/planted.sh 'true'
 tap_end style

@@ -16,7 +16,7 @@ mkdir -p "$(dirname "$config")"
 (
 	flock 9
 	if [ ! -r "$config/mncompat_config.h" ]; then
-		"$MNCOMPAT_TOP/compat/configure.sh" "$KDIR" "$config" \
+		phase probes "$MNCOMPAT_TOP/compat/configure.sh" "$KDIR" "$config" \
 			>"$config.log" 2>&1 || {
 			cat "$config.log" >&2
 			die "compat probes failed for $KERNEL_NAME"

@@ -14,7 +14,7 @@ packages="
 	gcc gcc-12 make binutils libc6-dev ccache
 	qemu-system-x86 busybox-static
 	linux-source-6.1 linux-source-6.12
-	sparse coccinelle quilt shellcheck python3 pyflakes3 pycodestyle dkms
+	sparse coccinelle quilt shellcheck python3 pyflakes3 pycodestyle dkms time
 	spin tcc unifdef yq
 	chromium
 "

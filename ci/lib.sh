@@ -133,6 +133,21 @@ run_with_progress() {
 	}
 }
 
+# phase NAME CMD...: run CMD (a program, not a function). With
+# $MNCOMPAT_PHASES set (ci/matrix.sh sets it to work/phases.tsv of its run),
+# also append "NAME<TAB>wall<TAB>user<TAB>sys" (seconds, CMD and everything
+# it waited for) to that file: ci/phases.py sums them by phase
+# (ci/benchmark.sh, README "Timings").
+phase() {
+	_phase=$1
+	shift
+	if [ -z "${MNCOMPAT_PHASES:-}" ] || [ ! -x /usr/bin/time ]; then
+		"$@"
+		return
+	fi
+	/usr/bin/time -q -f "$_phase	%e	%U	%S" -a -o "$MNCOMPAT_PHASES" "$@"
+}
+
 # once_per_run KEY OUT CMD...: run CMD, which fills the directory OUT, once
 # per matrix run for KEY. With $MNCOMPAT_RUN_CACHE set (ci/matrix.sh sets
 # it to a folder of the run), a later call with the same KEY, from any

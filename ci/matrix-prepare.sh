@@ -15,7 +15,8 @@ log=$work/log/prepare-$k.log
 # The env path on stdout into a file; the messages (stderr) shown and kept.
 {
 	rc=0
-	"$MNCOMPAT_TOP/ci/prepare-kernel.sh" "$k" 2>&1 >"$work/env/$k.out" || rc=$?
+	phase kernel-prep "$MNCOMPAT_TOP/ci/prepare-kernel.sh" "$k" 2>&1 \
+		>"$work/env/$k.out" || rc=$?
 	echo "$rc" >"$work/env/$k.rc"
 } | tee "$log" >&2
 env_file=$(tail -n 1 "$work/env/$k.out")

@@ -152,7 +152,9 @@ awk '{ key = $1 " " $2; if (!(key in cost)) order[n++] = key
 jobs=${MNCOMPAT_MATRIX_JOBS:-$(nproc)}
 log "matrix: up to $(wc -l <"$work/suites") suite runs (as their needs allow) in $(wc -l <"$work/boots") boots on $(echo "$kernels" | wc -w) kernel(s), $jobs at a time"
 MNCOMPAT_RUN_CACHE=$work/cache
-export MNCOMPAT_RUN_CACHE
+# Seconds by phase, CPU and wall (ci/lib.sh phase, ci/phases.py).
+MNCOMPAT_PHASES=$work/phases.tsv
+export MNCOMPAT_RUN_CACHE MNCOMPAT_PHASES
 # The steps write failing rows for what fails in them; a step that fails
 # itself is a harness bug, reported at the end (-k: the others still run).
 plan_rc=0
@@ -195,7 +197,11 @@ mkdir -p "$MNCOMPAT_CACHE"
 
 echo
 rc=0
-python3 "$MNCOMPAT_TOP/ci/report.py" "$expect" "$results" || rc=$?
+phase reports python3 "$MNCOMPAT_TOP/ci/report.py" "$expect" "$results" || rc=$?
+echo "$(($(date +%s) - start))" >"$work/seconds"
+# This shell's and all its children's CPU seconds (ci/phases.py: the
+# share no phase accounts for).
+times >"$work/times"
 if [ "$plan_rc" -ne 0 ]; then
 	echo "harness: a step of $work/plan.mk failed (make exit $plan_rc), see $work/log" >&2
 	rc=1

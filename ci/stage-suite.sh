@@ -112,7 +112,8 @@ tree_sum() {
 build_guest_binary() {
 	_name=$(basename "$1" .c)
 	once_per_run "test-$_name-$(printf '%s' "$1" | tree_sum)" "$rundir/test-$_name" \
-		"$MNCOMPAT_TOP/ci/build-guest-test.sh" "$1" "$rundir/test-$_name/$_name"
+		phase guest-tests "$MNCOMPAT_TOP/ci/build-guest-test.sh" "$1" \
+		"$rundir/test-$_name/$_name"
 	mv "$rundir/test-$_name/$_name" "$2"
 	rmdir "$rundir/test-$_name"
 }
@@ -171,7 +172,7 @@ while read -r directive arg; do
 			once_per_run "convert$mode$naive-$name-$(tree_sum "$dir" \
 				"$MNCOMPAT_TOP/semantic-patches" </dev/null)" \
 				"$rundir/convert" \
-				"$MNCOMPAT_TOP/ci/convert-module.sh" "$mode" $naive "$dir" \
+				phase convert "$MNCOMPAT_TOP/ci/convert-module.sh" "$mode" $naive "$dir" \
 				"$rundir/convert" ||
 				die "converting $dir failed: $rundir/convert/convert.report"
 			cp "$rundir/convert/convert.report" "$rundir/convert-$name.report"

@@ -15,6 +15,7 @@ mkdir -p "$out"
 "$MNCOMPAT_TOP/ci/install-deps.sh"
 summary=$out/test-summary.log
 : >"$summary"
+: >"$out/part-seconds.tsv"
 status=0
 
 # part NAME CMD...: run one part of the test command, keep its closing line.
@@ -22,9 +23,11 @@ part() {
 	name=$1
 	shift
 	log "test part: $name"
+	_start=$(date +%s)
 	if ! "$@" 2>&1 | tee "$out/$name.log"; then
 		status=1
 	fi
+	printf '%s\t%s\n' "$name" "$(($(date +%s) - _start))" >>"$out/part-seconds.tsv"
 	# tee hides the exit status of the part: its closing line tells.
 	line=$(grep -oE '^([a-z0-9-]+: )?[0-9]+ passed, [0-9]+ failed' \
 		"$out/$name.log" | tail -n 1 | sed 's/^[a-z0-9-]*: //')
