@@ -408,6 +408,20 @@ script_for() {
 	[ -s "$script" ] || "$sp/flatten.sh" "$sp/$1" >"$script" ||
 		die "flatten.sh failed on $1; nothing changed"
 }
+# The vendor's own version guards around .invalidate_page (its 4.13
+# port): taken out, their branches merged, before anything judges the
+# table (unguard.py); what they dropped is told to the 4.13 step.
+export MNCOMPAT_UNGUARDED="$tmp/unguarded"
+: >"$MNCOMPAT_UNGUARDED"
+(cd "$tmp/work" && tr '\n' '\0' <"$tmp/rels" |
+	xargs -0 -r grep -lE 'invalidate_page' -- |
+	tr '\n' '\0' | xargs -0 -r grep -lE '^[[:space:]]*#[[:space:]]*if' --) \
+	>"$tmp/unguard" || true
+if [ -s "$tmp/unguard" ]; then
+	(cd "$tmp/work" && tr '\n' '\0' <"$tmp/unguard" |
+		xargs -0 python3 "$sp/unguard.py" --record "$MNCOMPAT_UNGUARDED") \
+		>>"$tmp/notes" || die "unguard.py failed; nothing changed"
+fi
 # LINUX_VERSION_CODE guards around notifier code at a version compat's
 # probes do not name (mnmodule.py guards), on the files as read.
 (cd "$tmp/work" && tr '\n' '\0' <"$tmp/rels" |

@@ -47,6 +47,35 @@ def new_name(fn, what):
         return fn.replace('invalidate_page', 'invalidate_' + what)
     return fn + '_' + what
 
+def read_unguarded():
+    """(ops, fn) -> 'dropped' or '-' for the invalidate_page fields whose
+    version guards unguard.py took out (convert.sh; tests/run.sh for a
+    case that says so): 'dropped' where a branch had no .invalidate_page
+    (the vendor's own port to the later kernels)."""
+    out = {}
+    try:
+        with open(os.environ.get('MNCOMPAT_UNGUARDED', '')) as f:
+            for line in f:
+                w = line.split()
+                if len(w) == 3:
+                    out[(w[0], w[1])] = w[2]
+    except OSError:
+        pass
+    return out
+
+unguarded = read_unguarded()
+
+def vendor_port(p, kept):
+    """What the vendor's branch without .invalidate_page (unguard.py
+    merged it) did, by the verdict: kept, the post-change invalidation
+    is still done without the field."""
+    fd = dying.tables.get(key(p))
+    if fd is None or unguarded.get((fd['ops'], fd['fn'])) != 'dropped':
+        return ''
+    if kept:
+        return "; the vendor's own branch without .invalidate_page (its port to the later kernels) was right"
+    return "; the vendor's own branch without .invalidate_page (its port to the later kernels) lost this post-change invalidation"
+
 def may_sleep(p, fn):
     """Sleeps, or cannot tell (then it is treated as sleeping)."""
     return sleep_of(p, fn)[0] != 'atomic'
@@ -121,7 +150,23 @@ def keep_problem(p):
         return "it may sleep (%s) and the hook runs under the page-table lock" % how_it_sleeps(p, fd['fn'])
     if v == 'unknown':
         return "the hook runs under the page-table lock and the tool %s" % how_it_sleeps(p, fd['fn'])
-    return cpp_problem(p)
+    return cpp_problem(p) or hook_unneeded(p)
+
+def hook_unneeded(p):
+    """Why no kernel needs the invalidate_page callback of field p as
+    the hook, or None: the range callbacks cover its work and never sleep
+    (before 4.13 compat calls them from invalidate_page with a
+    non-blockable range; from 4.13 they bracket every change), so a hook
+    would only do the work a second time on 3.19-6.5."""
+    fd = dying.tables.get(key(p))
+    c = coverage(p)
+    if fd is None or c is None or c['verdict'] != 'covered':
+        return None
+    cbs = [f for f in (fd['startfn'], fd['end']) if f is not None]
+    if any(may_sleep(p, f) for f in cbs):
+        return None
+    return "no kernel needs it: the range callbacks already do its work (%s) and never sleep (%s), so before 4.13 compat runs them from invalidate_page, and a hook would do each change's work a second time on 3.19-6.5" % (
+        c['why'], '; '.join(never_sleeps_text(p, f) for f in cbs))
 
 def keepable(p):
     return key(p) in dying.tables and keep_problem(p) is None
@@ -157,6 +202,12 @@ def coverage(p):
         return None
     return t['coverage']
 
+def lost_text(p, c):
+    """The verdict is that range_end must run the old callback (or the
+    tool cannot tell), but #if makes that impossible: what is lost."""
+    return "review: invalidate_page, not covered by the range callbacks (%s%s), and a range_end that runs it after the page-table change cannot be generated: %s. The post-change invalidation is lost: convert by hand" % (
+        'cannot tell: ' if c['verdict'] == 'undecided' else '', c['why'], cpp_problem(p))
+
 def needs_move(p):
     c = coverage(p)
     return c is not None and c['verdict'] in ('move', 'undecided') and \
@@ -174,13 +225,21 @@ class InvalidatePage(Dying):
         return needs_move(p)
 
     def why_removed(self, p):
+        fd = dying.tables.get(key(p))
+        if fd is not None and fd['tlb']:
+            return 'invalidate_page, covered by the invalidate_range hook, which runs after the page-table change%s' % vendor_port(p, True)
         c = coverage(p)
-        return 'invalidate_page, covered by the range callbacks%s' % (
-            (': ' + c['why']) if c else '')
+        if c is None or c['verdict'] == 'covered':
+            return 'invalidate_page, covered by the range callbacks%s%s' % (
+                (': ' + c['why']) if c else '', vendor_port(p, True))
+        return lost_text(p, c)
 
     def used_here(self, p, fn):
         if not needs_move(p):
             c = coverage(p)
+            if c is not None and c['verdict'] != 'covered':
+                note(p, "%s is used elsewhere in this file: field dropped, function kept (%s)" % (fn, lost_text(p, c)))
+                return
             note(p, "%s is used elsewhere in this file: field dropped, function kept%s" % (fn, (' (covered by the range callbacks: ' + c['why'] + ')') if c else ''))
 
     def new_file(self):
@@ -278,11 +337,12 @@ def move_note(p, fn, w):
     hook = ''
     if with_compat and keepable(p):
         hook = '; with compat it is also the secondary-TLB hook, which 6.6+ leaves out of a table with range callbacks: there this range_end is what runs it'
+    port = vendor_port(p, False)
     if c['verdict'] == 'move':
-        note(p, "converted: %s -> %s (invalidate_range_end: runs %s for every page of [start, end) after the page-table change; the range callbacks alone would not: %s%s%s)" % (
-            fn, w, fn, c['why'], ('; not redone after the change: ' + left) if left else '', hook))
+        note(p, "converted: %s -> %s (invalidate_range_end: runs %s for every page of [start, end) after the page-table change; the range callbacks alone would not: %s%s%s%s)" % (
+            fn, w, fn, c['why'], ('; not redone after the change: ' + left) if left else '', hook, port))
     else:
-        note(p, "converted: %s -> %s (invalidate_range_end: runs %s for every page of [start, end) after the page-table change, to be safe%s)" % (fn, w, fn, hook))
+        note(p, "converted: %s -> %s (invalidate_range_end: runs %s for every page of [start, end) after the page-table change, to be safe%s%s)" % (fn, w, fn, hook, port))
         note(p, "review: %s: cannot tell whether %s's range callbacks drop what it dropped after the page-table change: %s. Its work now runs again from %s; if the range callbacks do cover it (range_start keeps the device from faulting the pages back in until range_end), that loop can go" % (
             fn, fd['ops'], c['why'], w))
 
@@ -381,6 +441,9 @@ def plan_keep(p):
         declared.add(k)
         plan['fwd'].add((ops, nr))
     note(p, "converted: %s -> %s (invalidate_range, atomic: %s), kept next to the range callbacks: compat calls it from invalidate_page before 4.13" % (fn, nr, never_sleeps_text(p, fn)))
+    c = coverage(p)
+    if c is not None and c['verdict'] == 'covered':
+        note(p, "review: %s: the range callbacks already do its work (%s), but one may sleep, so before 4.13 compat needs the hook; on 4.13-6.5 the hook runs next to them: each change's work twice there. Harmless where it only drops pages, not where it counts events for user space; then make the range callbacks sleep-free and convert again" % (fn, c['why']))
 
 def plan_file():
     """The plan of the file: (a') every table whose range_end takes over
@@ -443,9 +506,13 @@ if not dying.tables.get(key(p), {}).get('tlb'):
     # A review item only when the tool could not tell: the rest is
     # decided, and the compat step says what it means for the table.
     unsure = sleep_of(p, fn)[0] == 'unknown' and not forwards_to(p)
-    note(p, "%scompat: %s is not kept as the secondary-TLB hook of its table: %s. %s before 4.13, where the kernel calls invalidate_page under the page-table lock, compat calls the table's range callbacks from it with a non-blockable range, or refuses to build the table if they may sleep" % (
-        'review: ' if unsure else '', fn, keep_problem(p),
-        'Its work moves to range_end (see the conversion);' if needs_move(p) else 'It is removed as in plain conversion:'))
+    why = keep_problem(p)
+    if why == hook_unneeded(p):
+        note(p, "compat: %s is not kept as the secondary-TLB hook of its table: %s; it is removed as in plain conversion" % (fn, why))
+    else:
+        note(p, "%scompat: %s is not kept as the secondary-TLB hook of its table: %s. %s before 4.13, where the kernel calls invalidate_page under the page-table lock, compat calls the table's range callbacks from it with a non-blockable range, or refuses to build the table if they may sleep" % (
+            'review: ' if unsure else '', fn, why,
+            'Its work moves to range_end (see the conversion);' if needs_move(p) else 'It is removed as in plain conversion:'))
 
 @cppbad@
 identifier ops;

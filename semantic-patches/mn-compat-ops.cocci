@@ -29,6 +29,20 @@ TRANSLATED = ['release', 'invalidate_range_start', 'invalidate_range_end',
               'arch_invalidate_secondary_tlbs']
 MACRO = 'MNCOMPAT_MMU_NOTIFIER_OPS'
 
+def hook_left_out(p, tlbs, start, end):
+    """The work of the hook tlbs that range_end end does not do (the
+    module view's work items), [] when it does it all."""
+    fx = module(p)
+    m, f = fx.mod, fx.real(p[0].file)
+    tlbs = str(tlbs)
+    reached = m.names_reached(str(end), f) if end else set()
+    if tlbs in reached or not m.resolve(tlbs, f):
+        return []
+    ew = m.work(str(end), f) if end else {}
+    skip = tuple(str(x) for x in (start, end) if x)
+    return [t for i, t in sorted(m.work(tlbs, f, skip=skip).items())
+            if not m.covers(i, ew, reached)]
+
 def sleep_text(p, fn):
     """(verdict, text) of how fn may sleep, through the whole module."""
     v, words = sleep_of(p, fn)
@@ -121,10 +135,21 @@ a += ['.%s = %s' % (f, e) for f, e in fields.get((p[0].file, ops), [])
 # The arguments as the macro call lays them out (spatch adds its name
 # and the closing ");").
 coccinelle.args = cocci.make_ident(wrap('', MACRO, a)[len(MACRO) + 1:-2])
+# From 6.6 compat leaves the hook out of a table with range callbacks
+# (the kernel refuses both): its work must then be range_end's.
+lost = hook_left_out(p, tlbs, start, end) if tlbs and (start or end) else []
 if step.mode == 'patch':
-    step.note(p, "converted: %s -> MNCOMPAT_MMU_NOTIFIER_OPS(..., %s)" % (ops, flags))
+    why = ''
+    if flags != '0' and not sleepy and not unsure:
+        # Not a claim that anything sleeps: the routing before 4.13.
+        why = ' (not because a range callback may sleep: %s; with the secondary-TLB hook %s the flag makes compat call only the hook from invalidate_page before 4.13, so each change is handled once there)' % (
+            '; '.join(j[2] for j in judged), tlbs)
+    step.note(p, "converted: %s -> MNCOMPAT_MMU_NOTIFIER_OPS(..., %s)%s" % (ops, flags, why))
 else:
     step.note(p, "%s: declare it with MNCOMPAT_MMU_NOTIFIER_OPS (convert.sh --compat)" % ops)
+if lost:
+    step.note(p, "review: from 6.6 compat leaves %s out of %s (the kernel refuses a secondary-TLB hook next to range callbacks), and %s does not do its work there: %s. Nothing does it on 6.6+: call it from range_end (for [start, end), after the change)" % (
+        tlbs, ops, end or 'no range_end', '; '.join(lost[:4])))
 if sleepy and not tlbs:
     step.note(p, "review: %s may sleep (%s) and %s has no secondary-TLB hook: before 4.13, where the kernel calls invalidate_page under the page-table lock, no form of this table is safe and compat refuses to build it" % (' and '.join(j[0] for j in sleepy), '; '.join(j[2] for j in sleepy), ops))
 elif unsure and not tlbs:

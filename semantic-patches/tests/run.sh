@@ -25,7 +25,8 @@
 # line must match), "noreport ERE" (no report line may match), "reviews N"
 # (exactly N notes are items needing review, as convert.sh counts them),
 # "nobuild REASON" (an output at the newest API that is not built, and
-# why: see build_cases).
+# why: see build_cases), "unguard" (unguard.py takes the version guards
+# around .invalidate_page out first, as convert.sh does).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -218,6 +219,15 @@ prepare_case() {
 	cp "$pc_dir/after.c" "$pc_work/run2.c"
 	: >"$pc_work/notes"
 	pc_st=0
+	# "unguard": unguard.py first, as convert.sh runs it.
+	if grep -q '^unguard$' "$pc_dir/spec"; then
+		: >"$pc_work/unguarded"
+		python3 "$sp/unguard.py" --record "$pc_work/unguarded" \
+			"$pc_work/run1.c" >>"$pc_work/notes" 2>&1 || pc_st=1
+		python3 "$sp/unguard.py" "$pc_work/run2.c" >/dev/null 2>&1 ||
+			pc_st=1
+		export MNCOMPAT_UNGUARDED="$pc_work/unguarded"
+	fi
 	for pc_cocci in $(spec_values cocci "$pc_dir/spec"); do
 		# shellcheck disable=SC2086
 		run_spatch "$sp/$pc_cocci" "$pc_work/run1.c" $pc_defs \
@@ -281,10 +291,24 @@ for c in $cases; do
 				"$work/notes"
 		fi
 	fi
+	# One verdict per callback, and every note says it (verdicts.py).
+	if python3 "$here/verdicts.py" "$work/notes" >"$work/verdicts" 2>&1; then
+		ok "$c: the notes agree with their verdicts"
+	else
+		not_ok "$c: the notes agree with their verdicts" "$work/verdicts"
+	fi
 done
 # shellcheck disable=SC2046 # case names, no blanks
 build_outputs $(build_cases)
 [ ! -f "$tmp/nobuild" ] || cat "$tmp/nobuild"
+# verdicts.py must see the contradictions it is there for (issue 31's
+# MPSS note among them).
+if python3 "$here/verdicts.py" --self-test >"$tmp/verdicts-self" 2>&1; then
+	ok "verdicts.py: flags a note whose words contradict its verdict"
+else
+	not_ok "verdicts.py: flags a note whose words contradict its verdict" \
+		"$tmp/verdicts-self"
+fi
 
 # --- 2. every .cocci in the report modes with plain spatch ------------
 mkdir -p "$tmp/inputs"

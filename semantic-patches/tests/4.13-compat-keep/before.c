@@ -3,8 +3,8 @@
  * Test input (-D compat; pipeline-compat runs the whole series and
  * mn-compat-ops.cocci on it): two tables share one invalidate_page; the
  * second also tracks ranges, a third already has invalidate_range.
- * compat's pre-4.13 trampoline needs a non-sleeping hook in each table
- * that had invalidate_page.
+ * An invalidate_page-only table gets it as its hook; the range table
+ * covers its work without sleeping, so no kernel needs the hook there.
  */
 #include <linux/mmu_notifier.h>
 #include <linux/spinlock.h>

@@ -5,7 +5,7 @@
  * next to one that never sleeps.  Only the last may become the
  * non-sleeping secondary-TLB hook; the others get the sleepable range
  * callbacks, which compat refuses to build before 4.13.  An end-only
- * table keeps its non-sleeping callback as the hook.
+ * table covered by its range_end, which never sleeps, needs no hook.
  */
 #include <linux/mmu_notifier.h>
 #include <linux/mutex.h>

@@ -3,8 +3,8 @@
  * Test input (-D compat; pipeline-compat runs the whole series and
  * mn-compat-ops.cocci on it): two tables share one invalidate_page; the
  * second also tracks ranges, a third already has invalidate_range.
- * compat's pre-4.13 trampoline needs a non-sleeping hook in each table
- * that had invalidate_page.
+ * An invalidate_page-only table gets it as its hook; the range table
+ * covers its work without sleeping, so no kernel needs the hook there.
  */
 #include <mncompat/mmu_notifier.h>
 #include <linux/spinlock.h>
@@ -68,8 +68,7 @@ MNCOMPAT_MMU_NOTIFIER_OPS(twin_page_ops, NULL, NULL, NULL,
 			  twin_arch_invalidate_secondary_tlbs, 0);
 
 MNCOMPAT_MMU_NOTIFIER_OPS(twin_track_ops, NULL, twin_range_start,
-			  twin_range_end, twin_arch_invalidate_secondary_tlbs,
-			  MNCOMPAT_RANGE_START_MAY_SLEEP);
+			  twin_range_end, NULL, 0);
 
 MNCOMPAT_MMU_NOTIFIER_OPS(twin_tlb_ops, NULL, NULL, NULL, twin_flush, 0);
 

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test input in the shape of a hypervisor's secondary MMU: range_start
+ * drops the pages and raises an in-progress count, range_end lowers it
+ * and bumps a sequence; the fault path maps pages with get_user_pages
+ * and installs them only when no invalidation ran or runs meanwhile.
+ * range_start's work stays valid until range_end: invalidate_page goes,
+ * and nothing is added to range_end.
+ *
+ * Guard arrangement all: the field, the callback and its prototype under
+ * #if LINUX_VERSION_CODE; unguard.py merges it, and the verdict and the
+ * output are those of 4.13-counter-pair.
+ */
+#include <linux/mm.h>
+#include <linux/mmu_notifier.h>
+#include <linux/version.h>
+#include <linux/spinlock.h>
+
+struct guest {
+	struct mmu_notifier mn;
+	spinlock_t lock;
+	unsigned long seq;
+	long count;
+	struct page *map[64];
+};
+
+static void guest_unmap(struct guest *g, unsigned long start,
+			unsigned long end)
+{
+	unsigned long i;
+
+	for (i = start >> PAGE_SHIFT; i < end >> PAGE_SHIFT && i < 64; i++) {
+		if (g->map[i])
+			put_page(g->map[i]);
+		g->map[i] = NULL;
+	}
+}
+
+static int guest_fault(struct guest *g, unsigned long addr)
+{
+	unsigned long seq;
+	struct page *page;
+
+	spin_lock(&g->lock);
+	seq = g->seq;
+	spin_unlock(&g->lock);
+	if (get_user_pages_fast(addr, 1, 1, &page) != 1)
+		return -EFAULT;
+	spin_lock(&g->lock);
+	if (g->count || g->seq != seq) {
+		spin_unlock(&g->lock);
+		put_page(page);
+		return -EAGAIN;
+	}
+	g->map[(addr >> PAGE_SHIFT) % 64] = page;
+	spin_unlock(&g->lock);
+	return 0;
+}
+
+static void guest_invalidate_range_start(struct mmu_notifier *mn,
+					 struct mm_struct *mm,
+					 unsigned long start, unsigned long end)
+{
+	struct guest *g = container_of(mn, struct guest, mn);
+
+	spin_lock(&g->lock);
+	g->count++;
+	guest_unmap(g, start, end);
+	spin_unlock(&g->lock);
+}
+
+static void guest_invalidate_range_end(struct mmu_notifier *mn,
+				       struct mm_struct *mm,
+				       unsigned long start, unsigned long end)
+{
+	struct guest *g = container_of(mn, struct guest, mn);
+
+	spin_lock(&g->lock);
+	g->seq++;
+	g->count--;
+	spin_unlock(&g->lock);
+}
+
+static const struct mmu_notifier_ops guest_ops = {
+	.invalidate_range_start = guest_invalidate_range_start,
+	.invalidate_range_end = guest_invalidate_range_end,
+};
+
+int guest_touch(struct guest *g, unsigned long addr)
+{
+	g->mn.ops = &guest_ops;
+	return guest_fault(g, addr);
+}
