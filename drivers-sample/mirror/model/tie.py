@@ -26,7 +26,7 @@ step that stands for the C it quotes:
 SELECT (optional) limits the note to configurations: generations ("<4.13",
 ">=5.0", "4.16-4.19", "4.19": by the first version of each generation) and
 builds ("default", "tlb-only"). PROPERTIES names the model properties the
-step carries (coherence, deadlock, no-sleep, pageref), or says
+step carries (coherence, deadlock, no-sleep, pageref, warn, pairing), or says
 "unmodelled: WHY" for C the model leaves out; "; reviewed: WHY" records a
 reviewed reason why the model step did not change with the C;
 "unmodelled: WHY; digest: D" with no C text leaves a whole object out,
@@ -97,6 +97,10 @@ PROPERTIES = {
     'no-sleep': 'nothing sleeps in atomic context or where the kernel '
                 'forbids blocking',
     'pageref': 'no page is freed while the CPU or the device maps it',
+    'warn': 'the kernel does not WARN (5.12+: a failed range_start in a '
+            'table that has a range_end)',
+    'pairing': 'the driver\'s range_end runs only after its range_start '
+               'succeeded',
 }
 TEMPLATE_RE = re.compile(r'^([A-Za-z_]\w*?)__mncompat_(\w+)$')
 
