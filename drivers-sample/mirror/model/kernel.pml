@@ -159,6 +159,13 @@ inline kernel_range_start(start, end, blockable)
 		start_result(GATE_HAS_END)
 	fi
 #else
+	/* the one table the driver registered */
+	/*
+	 * C mirror_may_sleep_register(coherence, warn, pairing): int
+	 * mirror_may_sleep_register(struct mirror_file *mf, struct mm_struct
+	 * *mm) { mf->pt.notifier.ops = &mirror_may_sleep_ops; return
+	 * mmu_notifier_register(&mf->pt.notifier, mm); }
+	 */
 	call_range_start(start, end, blockable);
 	start_result(HAS_RANGE)
 #endif
