@@ -30,7 +30,10 @@
  *   warn        (no_warning) the kernel does not WARN: on 5.12+, a table
  *               whose range_start failed has no range_end;
  *   pairing     (paired) the driver's range_end runs only for a range its
- *               range_start succeeded on, in the same task.
+ *               range_start succeeded on, in the same task;
+ *   b4          (reaper_backs_off) the kernel goes on with a range (the
+ *               reaper unmaps) only when the driver's range_start did not
+ *               decline it.
  */
 
 /* Entries of pte[] and mf_pt[]: a page id, no mapping, a migration entry. */
@@ -102,8 +105,8 @@ byte gate_rec[NPIDS];
 bool gate_first;	/* the mm's list calls the gate first */
 #endif
 
-/* The pairing property is checked where a range_start may fail (the
- * 4.19+ reaper) or compat pairs start and end itself (the gate). */
+/* The pairing and b4 properties are checked where a range_start may fail
+ * (the 4.19+ reaper) or compat pairs start and end itself (the gate). */
 #if defined(OOM_CONFIG) || defined(COMPAT_GATE)
 #define PAIRING		1
 #else
@@ -120,6 +123,7 @@ hidden byte coherent = 1;
 hidden byte page_refs = 1;
 hidden byte no_warning = 1;
 hidden byte paired = 1;
+hidden byte reaper_backs_off = 1;
 
 /*
  * What every process has: its context (preempt_count: spinlocks held and
@@ -128,7 +132,8 @@ hidden byte paired = 1;
  */
 #define PROCESS_LOCALS	byte preempt_count; bool nonblocking; \
 	byte rmw, um_first, um_last, um_old, r_start, r_end, ret, kret; \
-	bool idle, r_blockable, changed, hooked, drv_started; byte held[NADDR]
+	bool idle, r_blockable, changed, hooked, drv_started, drv_declined; \
+	byte held[NADDR]
 
 inline spin_lock(l)
 {

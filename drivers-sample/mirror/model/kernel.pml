@@ -193,6 +193,10 @@ inline range_invalidation(lo, hi, new, start, end, blockable)
 	kernel_range_start(start, end, blockable);
 	if
 	:: kret != 0	/* -EAGAIN: back off */
+#if PAIRING
+	:: kret == 0 && drv_declined ->	/* b4: the driver declined, the kernel goes on */
+		assert(reaper_backs_off && !drv_declined)	/* reached only on a violation */
+#endif
 	:: else ->
 #ifdef MUTANT_END_BEFORE_PTE
 		kernel_range_end(start, end);

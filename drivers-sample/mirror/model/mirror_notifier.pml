@@ -186,7 +186,8 @@ inline mirror_sleepy_release()	/* C(coherence): static void mirror_sleepy_releas
  */
 /*
  * The ghost drv_started (pairing): the driver's range_start returned 0 for
- * this task's range, and its range_end has not run yet. Checked where a
+ * this task's range, and its range_end has not run yet; drv_declined (b4):
+ * the last range_start of the driver in this task failed. Checked where a
  * start may fail or compat pairs them (PAIRING, coherence.pml); elsewhere
  * the kernel's bracket pairs them by its shape.
  */
@@ -203,7 +204,10 @@ inline call_range_start(start, end, blockable)
 #endif
 #if HAS_RANGE && PAIRING
 	;
-	drv_started = (ret == 0 -> true : drv_started)	/* ghost */
+	atomic {	/* ghosts */
+		drv_started = (ret == 0 -> true : drv_started);
+		drv_declined = (ret != 0)
+	}
 #endif
 }
 
@@ -331,6 +335,10 @@ inline __mncompat_invalidate_page(address)	/* C(coherence): static __always_inli
  *       does not see it, and a record a round left without a range_end
  *       (4.19-5.11 after a failure) does not count for the same task's
  *       next round (the oom reaper's retry): that start clears it.
+ * On 4.16-4.18 the reaper skips an mm while one of its tables lacks
+ * MMU_INVALIDATE_DOES_NOT_BLOCK: the may-sleep table does, whatever the
+ * gate's flags (the gate must not claim it either: its range_start runs
+ * the driver's, which may sleep). Before 4.19 no range_start can fail.
  * A round's record: none, its first start ran the driver's (OK1, FAIL1),
  * both starts ran (OK2, FAIL2: finished, or stale where no range_end came).
  */

@@ -207,7 +207,7 @@ while read -r gen device mutant want extra; do
 	fi
 	case $want in
 	pass | fail:coherence | fail:deadlock | fail:no-sleep | fail:pageref | \
-		fail:warn | fail:pairing) ;;
+		fail:warn | fail:pairing | fail:b4) ;;
 	*) not_ok "$what: unknown result '$want'"; continue ;;
 	esac
 	if [ -n "$extra" ]; then
