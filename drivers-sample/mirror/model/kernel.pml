@@ -106,15 +106,16 @@ inline atomic_secondary_tlbs(start, end)
 #endif
 
 /*
- * One subscription's range_start returned RET: a failure makes the call's
- * result (kret) -EAGAIN; on 5.12+ the kernel WARNs
+ * One subscription's range_start returned RET (where REPORTS; compat's
+ * driver subscription returns 0 whatever RET says): a failure makes the
+ * call's result (kret) -EAGAIN; on 5.12+ the kernel WARNs
  * (WARN_ON(ops->invalidate_range_end)) when the table has a range_end.
  */
-inline start_result(has_end)
+inline start_result(has_end, reports)
 {
 	atomic {	/* the kernel's locals */
 		if
-		:: ret != 0 ->
+		:: ret != 0 && (reports) ->
 			kret = EAGAIN
 #if START_FAILURE_ENDS_ALL && !defined(MUTANT_WARN_GOES_ON)
 			;
@@ -149,14 +150,14 @@ inline kernel_range_start(start, end, blockable)
 	if
 	:: gate_first ->
 		compat_gate_range_start(start, end, blockable);
-		start_result(GATE_HAS_END);
+		start_result(GATE_HAS_END, GATE_REPORTS);
 		compat_sub_range_start(start, end, blockable);
-		start_result(HAS_RANGE)
+		start_result(HAS_RANGE, SUB_REPORTS)
 	:: else ->
 		compat_sub_range_start(start, end, blockable);
-		start_result(HAS_RANGE);
+		start_result(HAS_RANGE, SUB_REPORTS);
 		compat_gate_range_start(start, end, blockable);
-		start_result(GATE_HAS_END)
+		start_result(GATE_HAS_END, GATE_REPORTS)
 	fi
 #else
 	/* the one table the driver registered */
@@ -167,7 +168,7 @@ inline kernel_range_start(start, end, blockable)
 	 * mmu_notifier_register(&mf->pt.notifier, mm); }
 	 */
 	call_range_start(start, end, blockable);
-	start_result(HAS_RANGE)
+	start_result(HAS_RANGE, 1)
 #endif
 #if START_FAILURE_ENDS_ALL
 	;

@@ -358,57 +358,65 @@ inline __mncompat_invalidate_page(address)	/* C(coherence): static __always_inli
 #define GATE_HAS_END	0
 #endif
 
-/* Either subscription's range_start: G1, G5; ret is the driver's result. */
+/*
+ * Either subscription's range_start: G1, G5; ret is the driver's result.
+ * A record step is one step: no other task reads this task's record.
+ */
 inline compat_round_start(start, end, blockable)
 {
+#ifdef MUTANT_START_TWICE
+	call_range_start(start, end, blockable);
+	REC = (ret == 0 -> REC_OK2 : REC_FAIL2)
+#else
 	if
-#ifdef MUTANT_START_TWICE
-	:: true ->
-#else
-	:: REC == REC_NONE || REC == REC_OK2 || REC == REC_FAIL2 ->
-#endif
+	:: atomic { REC == REC_OK1 -> REC = REC_OK2; ret = 0 }
+	:: atomic { REC == REC_FAIL1 -> REC = REC_FAIL2; ret = EAGAIN }
+	:: else ->	/* a new round; a stale record (OK2, FAIL2) is cleared */
 		call_range_start(start, end, blockable);
-#ifdef MUTANT_START_TWICE
-		REC = (ret == 0 -> REC_OK2 : REC_FAIL2)
-#else
 		REC = (ret == 0 -> REC_OK1 : REC_FAIL1)
-#endif
-#ifndef MUTANT_START_TWICE
-	:: REC == REC_OK1 -> REC = REC_OK2; ret = 0
-	:: REC == REC_FAIL1 -> REC = REC_FAIL2; ret = EAGAIN
-#endif
 	fi
+#endif
 }
 
-/* The gate's range_start: G2. */
+/*
+ * The gate's range_start: G2, it reports the driver's failure
+ * (GATE_REPORTS: the kernel sees its result).
+ */
 inline compat_gate_range_start(start, end, blockable)
 {
 	compat_round_start(start, end, blockable)
-#ifdef MUTANT_GATE_IGNORES_FAILURE
-	;
-	ret = 0
-#endif
 }
+#ifdef MUTANT_GATE_IGNORES_FAILURE
+#define GATE_REPORTS	0
+#else
+#define GATE_REPORTS	1
+#endif
 
-/* The driver's subscription's range_start: G3. */
+/*
+ * The driver's subscription's range_start: G3, it returns 0 whatever the
+ * driver's did (SUB_REPORTS 0: the kernel sees no failure from it).
+ */
 inline compat_sub_range_start(start, end, blockable)
 {
 	compat_round_start(start, end, blockable)
-#ifndef MUTANT_SUB_REPORTS_FAILURE
-	;
-	ret = 0
-#endif
 }
+#ifdef MUTANT_SUB_REPORTS_FAILURE
+#define SUB_REPORTS	1
+#else
+#define SUB_REPORTS	0
+#endif
 
 /* The driver's subscription's range_end: G4 (and the round is over). */
 inline compat_sub_range_end(start, end)
 {
 	if
-	:: REC == REC_OK2 -> REC = REC_NONE; call_range_end(start, end)
+	:: atomic { REC == REC_OK2 -> REC = REC_NONE };
+		call_range_end(start, end)
 #ifdef MUTANT_END_IGNORES_RECORD
-	:: REC == REC_FAIL2 -> REC = REC_NONE; call_range_end(start, end)
+	:: atomic { REC == REC_FAIL2 -> REC = REC_NONE };
+		call_range_end(start, end)
 #else
-	:: REC == REC_FAIL2 -> REC = REC_NONE
+	:: atomic { REC == REC_FAIL2 -> REC = REC_NONE }
 #endif
 	fi
 }
