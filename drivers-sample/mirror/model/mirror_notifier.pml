@@ -148,7 +148,7 @@ inline mirror_sleepy_range_start(start, end, blockable)	/* C(no-sleep): static i
 #ifdef MUTANT_EAGAIN_AFTER_BEGIN
 	:: !blockable -> mirror_invalidate_begin(start, end); ret = EAGAIN
 #else
-	:: !blockable -> ret = EAGAIN	/* C(no-sleep, deadlock, warn, pairing): if (!mncompat_range_blockable(range)) return -EAGAIN; */
+	:: !blockable -> ret = EAGAIN	/* C(no-sleep, deadlock, warn, pairing, b4): if (!mncompat_range_blockable(range)) return -EAGAIN; */
 #endif
 	:: else ->
 		mutex_lock(sleep_lock);	/* C(no-sleep): mutex_lock(&mf->sleep_lock); */
@@ -310,7 +310,7 @@ inline __mncompat_invalidate_page(address)	/* C(coherence): static __always_inli
 
 #ifdef COMPAT_GATE
 /*
- * compat's pairing design (issue 33 item 2, the helper compat33's
+ * compat's pairing design (issue 33 item 2, in
  * compat/include/mncompat/mmu_notifier.h): mncompat_mmu_notifier_register()
  * registers, besides the driver's subscription (the table above, whose
  * range callbacks are compat's), a gate: a subscription whose table has

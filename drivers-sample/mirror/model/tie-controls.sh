@@ -186,7 +186,7 @@ s/if (mf->active || mf->seq != seq) {/if (mf->active) {/' \
 		"$glue" '/^static int mirror_sleepy_range_start(/,/^}/{/mncompat_range_blockable/d;/return -EAGAIN;/d;}' \
 		'mirror_sleepy_range_start' \
 		'C no longer has `if (!mncompat_range_blockable(range))`' \
-		'property no-sleep, deadlock, warn, pairing'
+		'property no-sleep, deadlock, warn, pairing, b4'
 	control tie_fails "the may-sleep glue registered through compat (mncompat_mmu_notifier_register())" \
 		"$glue" 's/return mmu_notifier_register(/return mncompat_mmu_notifier_register(/' \
 		'mirror_may_sleep_register (every kernel' \

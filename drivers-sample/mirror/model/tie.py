@@ -26,9 +26,9 @@ step that stands for the C it quotes:
 SELECT (optional) limits the note to configurations: generations ("<4.13",
 ">=5.0", "4.16-4.19", "4.19": by the first version of each generation) and
 builds ("default", "tlb-only"). PROPERTIES names the model properties the
-step carries (coherence, deadlock, no-sleep, pageref, warn, pairing), or says
-"unmodelled: WHY" for C the model leaves out; "; reviewed: WHY" records a
-reviewed reason why the model step did not change with the C;
+step carries (coherence, deadlock, no-sleep, pageref, warn, pairing, b4),
+or says "unmodelled: WHY" for C the model leaves out; "; reviewed: WHY"
+records a reviewed reason why the model step did not change with the C;
 "unmodelled: WHY; digest: D" with no C text leaves a whole object out,
 tied by the digest of its skeleton; C text "#define NAME VALUE" gives the
 notes a macro. Reasons contain no ';'. The C texts of an object's notes,
@@ -102,6 +102,8 @@ PROPERTIES = {
             'table that has a range_end)',
     'pairing': 'the driver\'s range_end runs only after its range_start '
                'succeeded',
+    'b4': 'the oom reaper goes on with a range only where the driver\'s '
+          'range_start did not decline it',
 }
 TEMPLATE_RE = re.compile(r'^([A-Za-z_]\w*?)__mncompat_(\w+)$')
 
