@@ -160,13 +160,15 @@ inline kernel_range_start(start, end, blockable)
 		start_result(GATE_HAS_END, GATE_REPORTS)
 	fi
 #else
-	/* the one table the driver registered */
+	/* the one table the driver registered (devpt_register(), devpt.c) */
 	/*
-	 * C mirror_may_sleep_register(coherence, warn, pairing): int
-	 * mirror_may_sleep_register(struct mirror_file *mf, struct mm_struct
-	 * *mm) { mf->pt.notifier.ops = &mirror_may_sleep_ops; return
-	 * mmu_notifier_register(&mf->pt.notifier, mm); }
+	 * C devpt_register(unmodelled: the model has one device on one mm,
+	 * its table in mf_pt): int devpt_register(struct devpt *pt, spinlock_t
+	 * *lock, const struct mmu_notifier_ops *ops) { if (!current->mm)
+	 * return -EINVAL; pt->lock = lock; INIT_RADIX_TREE(&pt->tree,
+	 * GFP_ATOMIC); pt->notifier.ops = ops; pt->mm = current->mm;
 	 */
+	/* C devpt_register(coherence, warn, pairing, b4): return mmu_notifier_register(&pt->notifier, pt->mm); } */
 	call_range_start(start, end, blockable);
 	start_result(HAS_RANGE, 1)
 #endif

@@ -5,8 +5,7 @@
  * mutex), in the shape semantic-patches/convert.sh --compat gives a legacy
  * driver whose callbacks take one: range_start returns -EAGAIN on a range
  * it may not sleep in, and the table keeps a non-sleeping secondary-TLB
- * hook for the kernels that call invalidate_page under the page-table lock,
- * registered with the kernel's mmu_notifier_register().
+ * hook for the kernels that call invalidate_page under the page-table lock.
  *
  * Only the model's tie (tie.py) reads this file, preprocessed for every
  * kernel generation, so that the model's may-sleep device is tied to what
@@ -66,17 +65,4 @@ const struct mmu_notifier_ops *mirror_may_sleep_notifier_ops(void);
 const struct mmu_notifier_ops *mirror_may_sleep_notifier_ops(void)
 {
 	return &mirror_may_sleep_ops;
-}
-
-/*
- * The registration decides which subscriptions the kernel calls: this one
- * table (the model's may-sleep device, which WARNs and ends unpaired on
- * 5.12+), or, through compat's mncompat_mmu_notifier_register(), the table
- * and compat's gate (the model's may-sleep-gate device).
- */
-int mirror_may_sleep_register(struct mirror_file *mf, struct mm_struct *mm);
-int mirror_may_sleep_register(struct mirror_file *mf, struct mm_struct *mm)
-{
-	mf->pt.notifier.ops = &mirror_may_sleep_ops;
-	return mmu_notifier_register(&mf->pt.notifier, mm);
 }

@@ -187,11 +187,11 @@ s/if (mf->active || mf->seq != seq) {/if (mf->active) {/' \
 		'mirror_sleepy_range_start' \
 		'C no longer has `if (!mncompat_range_blockable(range))`' \
 		'property no-sleep, deadlock, warn, pairing, b4'
-	control tie_fails "the may-sleep glue registered through compat (mncompat_mmu_notifier_register())" \
-		"$glue" 's/return mmu_notifier_register(/return mncompat_mmu_notifier_register(/' \
-		'mirror_may_sleep_register (every kernel' \
-		'C now has `return mncompat_mmu_notifier_register(&mf->pt.notifier, mm);`' \
-		'property coherence, warn, pairing'
+	control tie_fails "the device registered through compat's mncompat_mmu_notifier_register()" \
+		drivers-sample/mirror/devpt.c 's/return mmu_notifier_register(/return mncompat_mmu_notifier_register(/' \
+		'devpt_register (every kernel' \
+		'C now has `return mncompat_mmu_notifier_register(&pt->notifier, pt->mm);`' \
+		'property coherence, warn, pairing, b4'
 	control tie_passes "a comment in mirror_fault_page()" "$dev" \
 		'/^static int mirror_fault_page(/,/^}/s/^\t\tspin_lock(&mf->lock);$/\t\t\/* locked *\/\n&/'
 	control tie_passes "a comment in compat's invalidate_page trampoline" "$hdr" \

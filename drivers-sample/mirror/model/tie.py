@@ -63,7 +63,7 @@ MODULE_DIR = 'drivers-sample/mirror'
 MODULE = 'mirror'
 EXTRA_UNITS = ['drivers-sample/mirror/model/may_sleep_glue.c']
 ROOTS = ['mirror_fault_page', 'mirror_notifier_ops',
-         'mirror_may_sleep_notifier_ops', 'mirror_may_sleep_register',
+         'mirror_may_sleep_notifier_ops', 'devpt_register',
          'struct mirror_file']
 
 # Kernel generations as compat's probes tell them apart (compat/probes/*.c
