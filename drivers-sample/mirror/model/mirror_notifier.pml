@@ -13,7 +13,12 @@
  *                     -EAGAIN on a range that must not block) and the hook,
  *                     with MNCOMPAT_RANGE_START_MAY_SLEEP (on 6.6+ compat
  *                     leaves the hook out of such a table: range callbacks
- *                     alone, the protocol DEVICE_RANGE checks)
+ *                     alone, the protocol DEVICE_RANGE checks), registered
+ *                     as it is (mmu_notifier_register(): one subscription)
+ *   DEVICE_MAY_SLEEP_GATE  the same table registered the way compat pairs
+ *                     start and end on both sides of 5.12
+ *                     (mncompat_mmu_notifier_register(): the table and
+ *                     compat's gate, COMPAT_GATE below)
  *
  * Mutants:
  *   MUTANT_EMPTY_RANGE        the invalidate_page trampoline delivers
@@ -34,6 +39,18 @@
  *                             every table MMU_INVALIDATE_DOES_NOT_BLOCK
  *   MUTANT_EAGAIN_AFTER_BEGIN the may-sleep range_start counts the
  *                             invalidation in, then returns -EAGAIN
+ * and compat's gate (DEVICE_MAY_SLEEP_GATE) broken one way at a time:
+ *   MUTANT_GATE_IGNORES_FAILURE  the gate returns 0 where the driver's
+ *                             range_start failed (the reaper goes on: B4)
+ *   MUTANT_GATE_HAS_END       the gate's table has a range_end too
+ *   MUTANT_SUB_REPORTS_FAILURE  the driver's subscription returns the
+ *                             driver's -EAGAIN itself
+ *   MUTANT_END_IGNORES_RECORD the driver's subscription calls the
+ *                             driver's range_end whatever its start did
+ *   MUTANT_START_TWICE        no record of the round: each of the two
+ *                             subscriptions runs the driver's range_start
+ *   MUTANT_RECORD_PER_MN      one record per notifier, not per task: two
+ *                             tasks' rounds share it
  */
 /* C(no-sleep): #define MNCOMPAT_RANGE_START_MAY_SLEEP 1 */
 /* C(unmodelled: a benchmark knob, 0 outside MIRROR_BENCH builds): #define MIRROR_BENCH_SLOW_COMPAT 0 */
@@ -77,9 +94,13 @@
  * mmu_notifier_ops mirror_may_sleep_ops = { .release = mirror_sleepy_release,
  */
 #define TABLE_DOES_NOT_BLOCK	MAY_SLEEP_TABLE_FLAGS
-#define HAS_RANGE	1	/* C mirror_may_sleep_ops[<5.0](coherence): .invalidate_range_start = mirror_may_sleep_ops__mncompat_range_start, .invalidate_range_end = mirror_may_sleep_ops__mncompat_range_end, */
-	/* C mirror_may_sleep_ops[>=5.0](coherence): .invalidate_range_start = mirror_sleepy_range_start, .invalidate_range_end = mirror_sleepy_range_end, */
+#define HAS_RANGE	1	/* C mirror_may_sleep_ops[<5.0](coherence, warn): .invalidate_range_start = mirror_may_sleep_ops__mncompat_range_start, .invalidate_range_end = mirror_may_sleep_ops__mncompat_range_end, */
+	/* C mirror_may_sleep_ops[>=5.0](coherence, warn): .invalidate_range_start = mirror_sleepy_range_start, .invalidate_range_end = mirror_sleepy_range_end, */
 #define HAS_TLBS	1	/* C mirror_may_sleep_ops[<6.6](coherence): .invalidate_range = mirror_sleepy_secondary_tlbs, */
+#ifdef OOM_66
+#undef HAS_TLBS
+#define HAS_TLBS	0	/* 6.6+: compat leaves the hook out of this table */
+#endif
 #define MAY_SLEEP	1
 #define HAS_INVALIDATE_PAGE_TRAMPOLINE 1	/* C mirror_may_sleep_ops[<4.13](coherence): .invalidate_page = mirror_may_sleep_ops__mncompat_invalidate_page, }; */
 	/* C mirror_may_sleep_ops[>=4.13](coherence): }; */
@@ -127,7 +148,7 @@ inline mirror_sleepy_range_start(start, end, blockable)	/* C(no-sleep): static i
 #ifdef MUTANT_EAGAIN_AFTER_BEGIN
 	:: !blockable -> mirror_invalidate_begin(start, end); ret = EAGAIN
 #else
-	:: !blockable -> ret = EAGAIN	/* C(no-sleep, deadlock): if (!mncompat_range_blockable(range)) return -EAGAIN; */
+	:: !blockable -> ret = EAGAIN	/* C(no-sleep, deadlock, warn, pairing, b4): if (!mncompat_range_blockable(range)) return -EAGAIN; */
 #endif
 	:: else ->
 		mutex_lock(sleep_lock);	/* C(no-sleep): mutex_lock(&mf->sleep_lock); */
@@ -137,7 +158,7 @@ inline mirror_sleepy_range_start(start, end, blockable)	/* C(no-sleep): static i
 	fi
 }
 
-inline mirror_sleepy_range_end(start, end)	/* C(no-sleep, deadlock): static void mirror_sleepy_range_end(struct mmu_notifier *mn, const struct mmu_notifier_range *range) { */
+inline mirror_sleepy_range_end(start, end)	/* C(no-sleep, deadlock, pairing): static void mirror_sleepy_range_end(struct mmu_notifier *mn, const struct mmu_notifier_range *range) { */
 {
 	/* C(unmodelled: the model has one device): struct mirror_file *mf = to_mirror(mn); */
 	mutex_lock(sleep_lock);	/* C(no-sleep): mutex_lock(&mf->sleep_lock); */
@@ -163,6 +184,13 @@ inline mirror_sleepy_release()	/* C(coherence): static void mirror_sleepy_releas
  * range says: false only in the 4.19+ oom reaper's range; before 4.19
  * compat's trampoline says true, whatever the caller.
  */
+/*
+ * The ghost drv_started (pairing): the driver's range_start returned 0 for
+ * this task's range, and its range_end has not run yet; drv_declined (b4):
+ * the last range_start of the driver in this task failed. Checked where a
+ * start may fail or compat pairs them (PAIRING, coherence.pml); elsewhere
+ * the kernel's bracket pairs them by its shape.
+ */
 inline call_range_start(start, end, blockable)
 {
 	/* C OPS__mncompat_range_start[<4.19](coherence): static void __maybe_unused OPS__mncompat_range_start(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start_, unsigned long end_) { const struct mmu_notifier_range range = { .mm = mm, .start = start_, .end = end_, .blockable = true }; __mncompat_range_start_nofail(&OPS__mncompat_desc, mn, &range); } */
@@ -174,11 +202,22 @@ inline call_range_start(start, end, blockable)
 #else
 	ret = 0
 #endif
+#if HAS_RANGE && PAIRING
+	;
+	atomic {	/* ghosts */
+		drv_started = (ret == 0 -> true : drv_started);
+		drv_declined = (ret != 0)
+	}
+#endif
 }
 
 inline call_range_end(start, end)
 {
 	/* C OPS__mncompat_range_end[<5.0](deadlock): static void __maybe_unused OPS__mncompat_range_end(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start_, unsigned long end_) { const struct mmu_notifier_range range = { .mm = mm, .start = start_, .end = end_, .blockable = true }; OPS__mncompat_desc.invalidate_range_end(mn, &range); } */
+#if HAS_RANGE && PAIRING
+	/* pairing: the driver's range_end only after its range_start succeeded */
+	atomic { assert(paired && drv_started); drv_started = false };
+#endif
 #if HAS_RANGE && !MAY_SLEEP
 	mirror_invalidate_range_end(start, end)
 #elif HAS_RANGE
@@ -268,3 +307,117 @@ inline __mncompat_invalidate_page(address)	/* C(coherence): static __always_inli
 #endif
 #endif /* MUTANT_NO_TRAMPOLINE */
 }
+
+#ifdef COMPAT_GATE
+/*
+ * compat's pairing design (issue 33 item 2, in
+ * compat/include/mncompat/mmu_notifier.h): mncompat_mmu_notifier_register()
+ * registers, besides the driver's subscription (the table above, whose
+ * range callbacks are compat's), a gate: a subscription whose table has
+ * only invalidate_range_start. The kernel calls every range_start of the
+ * mm's list in its order, gate first or driver first (the list's order
+ * comes from the order of registration: gate_first, chosen once), and on
+ * 5.12+ range_end on every table that has one after a failure (kernel.pml).
+ *
+ * What compat must guarantee, and all the model assumes of it (the states
+ * below are one way to do it, not compat's code):
+ *   G1  in each round of range_start calls (one task, one range), the
+ *       driver's range_start runs exactly once, in whichever of the two
+ *       subscriptions the kernel calls first;
+ *   G2  where it failed, the gate's range_start returns -EAGAIN (the reaper
+ *       backs off: B4), in whichever order the two are called;
+ *   G3  the driver's subscription's range_start always returns 0, and the
+ *       gate's table has no range_end (no 5.12+ WARN);
+ *   G4  the driver's subscription's range_end calls the driver's range_end
+ *       exactly when this round's driver range_start succeeded (5.12+ calls
+ *       it after a failure too);
+ *   G5  the record is kept per (mn, task, range): another task's round
+ *       does not see it, and a record a round left without a range_end
+ *       (4.19-5.11 after a failure) does not count for the same task's
+ *       next round (the oom reaper's retry): that start clears it.
+ * On 4.16-4.18 the reaper skips an mm while one of its tables lacks
+ * MMU_INVALIDATE_DOES_NOT_BLOCK: the may-sleep table does, whatever the
+ * gate's flags (the gate must not claim it either: its range_start runs
+ * the driver's, which may sleep). Before 4.19 no range_start can fail.
+ * A round's record: none, its first start ran the driver's (OK1, FAIL1),
+ * both starts ran (OK2, FAIL2: finished, or stale where no range_end came).
+ */
+#define REC_NONE	0
+#define REC_OK1		1
+#define REC_FAIL1	2
+#define REC_OK2		3
+#define REC_FAIL2	4
+#ifdef MUTANT_RECORD_PER_MN
+#define REC		gate_rec[0]
+#else
+#define REC		gate_rec[_pid]
+#endif
+#ifdef MUTANT_GATE_HAS_END
+#define GATE_HAS_END	1
+#else
+#define GATE_HAS_END	0
+#endif
+
+/*
+ * Either subscription's range_start: G1, G5; ret is the driver's result.
+ * A record step is one step: no other task reads this task's record.
+ */
+inline compat_round_start(start, end, blockable)
+{
+#ifdef MUTANT_START_TWICE
+	call_range_start(start, end, blockable);
+	REC = (ret == 0 -> REC_OK2 : REC_FAIL2)
+#else
+	if
+	:: atomic { REC == REC_OK1 -> REC = REC_OK2; ret = 0 }
+	:: atomic { REC == REC_FAIL1 -> REC = REC_FAIL2; ret = EAGAIN }
+	:: else ->	/* a new round; a stale record (OK2, FAIL2) is cleared */
+		call_range_start(start, end, blockable);
+		REC = (ret == 0 -> REC_OK1 : REC_FAIL1)
+	fi
+#endif
+}
+
+/*
+ * The gate's range_start: G2, it reports the driver's failure
+ * (GATE_REPORTS: the kernel sees its result).
+ */
+inline compat_gate_range_start(start, end, blockable)
+{
+	compat_round_start(start, end, blockable)
+}
+#ifdef MUTANT_GATE_IGNORES_FAILURE
+#define GATE_REPORTS	0
+#else
+#define GATE_REPORTS	1
+#endif
+
+/*
+ * The driver's subscription's range_start: G3, it returns 0 whatever the
+ * driver's did (SUB_REPORTS 0: the kernel sees no failure from it).
+ */
+inline compat_sub_range_start(start, end, blockable)
+{
+	compat_round_start(start, end, blockable)
+}
+#ifdef MUTANT_SUB_REPORTS_FAILURE
+#define SUB_REPORTS	1
+#else
+#define SUB_REPORTS	0
+#endif
+
+/* The driver's subscription's range_end: G4 (and the round is over). */
+inline compat_sub_range_end(start, end)
+{
+	if
+	:: atomic { REC == REC_OK2 -> REC = REC_NONE };
+		call_range_end(start, end)
+#ifdef MUTANT_END_IGNORES_RECORD
+	:: atomic { REC == REC_FAIL2 -> REC = REC_NONE };
+		call_range_end(start, end)
+#else
+	:: atomic { REC == REC_FAIL2 -> REC = REC_NONE }
+#endif
+	fi
+}
+#endif /* COMPAT_GATE */

@@ -134,6 +134,7 @@ control() {
 
 dev=drivers-sample/mirror/mirror_dev.c
 hdr=compat/include/mncompat/mmu_notifier.h
+glue=drivers-sample/mirror/model/may_sleep_glue.c
 # shellcheck disable=SC2016 # the backquotes are the report's, not the shell's
 {
 	control tie_fails "the driver's switch MIRROR_SKIP_INVALIDATION turned on" "$dev" \
@@ -181,6 +182,16 @@ s/if (mf->active || mf->seq != seq) {/if (mf->active) {/' \
 		's/^\tunsigned int active;/\tunsigned char active;/' \
 		'struct mirror_file' 'C now has `unsigned char active;`' \
 		'property coherence, deadlock'
+	control tie_fails "the may-sleep glue's -EAGAIN on a non-blockable range removed" \
+		"$glue" '/^static int mirror_sleepy_range_start(/,/^}/{/mncompat_range_blockable/d;/return -EAGAIN;/d;}' \
+		'mirror_sleepy_range_start' \
+		'C no longer has `if (!mncompat_range_blockable(range))`' \
+		'property no-sleep, deadlock, warn, pairing, b4'
+	control tie_fails "the device registered through compat's mncompat_mmu_notifier_register()" \
+		drivers-sample/mirror/devpt.c 's/return mmu_notifier_register(/return mncompat_mmu_notifier_register(/' \
+		'devpt_register (every kernel' \
+		'C now has `return mncompat_mmu_notifier_register(&pt->notifier, pt->mm);`' \
+		'property coherence, warn, pairing, b4'
 	control tie_passes "a comment in mirror_fault_page()" "$dev" \
 		'/^static int mirror_fault_page(/,/^}/s/^\t\tspin_lock(&mf->lock);$/\t\t\/* locked *\/\n&/'
 	control tie_passes "a comment in compat's invalidate_page trampoline" "$hdr" \
