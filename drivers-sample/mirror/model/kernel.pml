@@ -147,20 +147,10 @@ inline kernel_range_start(start, end, blockable)
 {
 	/* kret is 0 here: the caller that backs off resets it */
 #ifdef COMPAT_GATE
-	if
-	:: gate_first ->
-		compat_gate_range_start(start, end, blockable);
-		start_result(GATE_HAS_END, GATE_REPORTS);
-		compat_sub_range_start(start, end, blockable);
-		start_result(HAS_RANGE, SUB_REPORTS)
-	:: else ->
-		compat_sub_range_start(start, end, blockable);
-		start_result(HAS_RANGE, SUB_REPORTS);
-		compat_gate_range_start(start, end, blockable);
-		start_result(GATE_HAS_END, GATE_REPORTS)
-	fi
-#else
-	/* the one table the driver registered (devpt_register(), devpt.c) */
+	/*
+	 * the table and compat's gate, as devpt_register() (devpt.c)
+	 * registers them through mncompat_mmu_notifier_register()
+	 */
 	/*
 	 * C devpt_register(unmodelled: the model has one device on one mm,
 	 * its table in mf_pt): int devpt_register(struct devpt *pt, spinlock_t
@@ -168,7 +158,76 @@ inline kernel_range_start(start, end, blockable)
 	 * return -EINVAL; pt->lock = lock; INIT_RADIX_TREE(&pt->tree,
 	 * GFP_ATOMIC); pt->notifier.ops = ops; pt->mm = current->mm;
 	 */
-	/* C devpt_register(coherence, warn, pairing, b4): return mmu_notifier_register(&pt->notifier, pt->mm); } */
+	/*
+	 * C mncompat_mmu_notifier_register[<4.19](coherence; reviewed: before
+	 * 4.19 no range_start can fail and compat registers no gate, the
+	 * may-sleep rows apply there): static inline int
+	 * mncompat_mmu_notifier_register(struct mmu_notifier *mn, struct
+	 * mm_struct *mm) { return mmu_notifier_register(mn, mm); }
+	 */
+	/*
+	 * C __mncompat_is_paired[>=4.19](warn, pairing, b4; reviewed: a table
+	 * is paired where compat made its range_end the paired one, the
+	 * may-sleep table from 4.19): static inline bool
+	 * __mncompat_is_paired(const struct mmu_notifier *mn) { return mn->ops
+	 * && mn->ops->invalidate_range_end == __mncompat_paired_range_end; }
+	 */
+	/*
+	 * C __mncompat_unlist_gate[>=4.19](unmodelled: the undoing of a
+	 * registration that failed, the model's registration does not fail;
+	 * digest: 951baa1e2d9202fd):
+	 */
+	/*
+	 * C mncompat_mmu_notifier_register[>=4.19](warn, pairing, b4;
+	 * reviewed: a paired table gets the gate, any other table plain
+	 * mmu_notifier_register as before): static inline int
+	 * mncompat_mmu_notifier_register(struct mmu_notifier *mn, struct
+	 * mm_struct *mm) { if (__mncompat_is_paired(mn)) return
+	 * __mncompat_register_paired(mn, mm); return mmu_notifier_register(mn,
+	 * mm); }
+	 */
+	/* C devpt_register(coherence, warn, pairing, b4; reviewed: the registration is compat's now, the table and the gate, this branch): return mncompat_mmu_notifier_register(&pt->notifier, pt->mm); } */
+	if
+	:: gate_first ->
+		compat_gate_range_start(start, end, blockable);
+		start_result(GATE_HAS_END, GATE_REPORTS);
+		compat_sub_range_start(start, end, blockable);
+		start_result(HAS_RANGE, SUB_REPORTS)
+	:: else ->	/*
+		 * C __mncompat_register_paired[>=4.19](warn, pairing, b4;
+		 * reviewed: the gate registered first, so the kernel, adding at
+		 * the head of the mm's list, calls the driver's subscription
+		 * first, this branch, the model checking both orders, and live
+		 * once both are registered, before the model's first range, the
+		 * failure paths left out as the model's registration does not
+		 * fail): static inline int __mncompat_register_paired(struct
+		 * mmu_notifier *mn, struct mm_struct *mm) { struct
+		 * __mncompat_pairing *p = __mncompat_pairing_of(mn); struct
+		 * __mncompat_gate *gate; int ret; gate = kzalloc(sizeof(*gate),
+		 * GFP_KERNEL); if (!gate) return -ENOMEM; gate->mn.ops =
+		 * &__mncompat_gate_ops; gate->main = mn; gate->mm = mm;
+		 * gate->pairing = p; spin_lock(&p->lock); gate->next = p->gates;
+		 * p->gates = gate; spin_unlock(&p->lock); ret =
+		 * mmu_notifier_register(&gate->mn, mm); if (ret) goto unlist; ret
+		 * = mmu_notifier_register(mn, mm); if (ret) goto unregister;
+		 * spin_lock(&p->lock); gate->live = true; spin_unlock(&p->lock);
+		 * return 0; unregister: mmu_notifier_unregister(&gate->mn, mm);
+		 * unlist: spin_lock(&p->lock); __mncompat_unlist_gate(p, gate);
+		 * spin_unlock(&p->lock); kfree(gate); return ret; }
+		 */
+		compat_sub_range_start(start, end, blockable);
+		start_result(HAS_RANGE, SUB_REPORTS);
+		compat_gate_range_start(start, end, blockable);
+		start_result(GATE_HAS_END, GATE_REPORTS)
+	fi
+#else
+	/*
+	 * the one table the driver registered: the may-sleep device, the
+	 * table registered with the kernel's own mmu_notifier_register() (the
+	 * 5.12+ counterexample; compat's -DMNCOMPAT_NO_START_END_PAIRING
+	 * knob), or range and tlb, whose tables compat does not pair (the
+	 * registration's tie notes are at the COMPAT_GATE branch above)
+	 */
 	call_range_start(start, end, blockable);
 	start_result(HAS_RANGE, 1)
 #endif

@@ -153,7 +153,8 @@ glue=drivers-sample/mirror/model/may_sleep_glue.c
 		'property coherence'
 	control tie_fails "compat's 4.16-4.19 flags field promising that a may-sleep table never blocks" \
 		"$hdr" 's/^\(\t\t \)0 : MMU_INVALIDATE_DOES_NOT_BLOCK,/\1MMU_INVALIDATE_DOES_NOT_BLOCK : MMU_INVALIDATE_DOES_NOT_BLOCK,/' \
-		'mirror_may_sleep_ops (kernels 4.16-4.19' \
+		'mirror_may_sleep_ops (kernels 4.16-4.18' 'mirror_may_sleep_ops (kernels 4.19 (' \
+		'__mncompat_gate_ops (kernels 4.19 (' \
 		'C has `.flags = MMU_INVALIDATE_DOES_NOT_BLOCK,`' 'property no-sleep'
 	control tie_fails "the page put of the helper mirror_put_entry() removed" "$dev" \
 		'/^static void mirror_put_entry(/,/^}/{/^\tput_page(page);$/d;}' \
@@ -187,11 +188,15 @@ s/if (mf->active || mf->seq != seq) {/if (mf->active) {/' \
 		'mirror_sleepy_range_start' \
 		'C no longer has `if (!mncompat_range_blockable(range))`' \
 		'property no-sleep, deadlock, warn, pairing, b4'
-	control tie_fails "the device registered through compat's mncompat_mmu_notifier_register()" \
-		drivers-sample/mirror/devpt.c 's/return mmu_notifier_register(/return mncompat_mmu_notifier_register(/' \
+	control tie_fails "the device registered with the kernel's mmu_notifier_register() again, without compat's gate" \
+		drivers-sample/mirror/devpt.c 's/return mncompat_mmu_notifier_register(/return mmu_notifier_register(/' \
 		'devpt_register (every kernel' \
-		'C now has `return mncompat_mmu_notifier_register(&pt->notifier, pt->mm);`' \
+		'C now has `return mmu_notifier_register(&pt->notifier, pt->mm);`' \
 		'property coherence, warn, pairing, b4'
+	control tie_fails "compat's gate returning 0 where the driver's range_start failed" \
+		"$hdr" '/^static inline int __mncompat_gate_start(/,/^}/{/range->end, false, &stale);$/{n;s/ret = -EAGAIN;/ret = 0;/;};}' \
+		'__mncompat_gate_start (kernels 4.19-6.12' \
+		'C now has `ret = 0;`' 'property pairing, b4, warn'
 	control tie_passes "a comment in mirror_fault_page()" "$dev" \
 		'/^static int mirror_fault_page(/,/^}/s/^\t\tspin_lock(&mf->lock);$/\t\t\/* locked *\/\n&/'
 	control tie_passes "a comment in compat's invalidate_page trampoline" "$hdr" \
