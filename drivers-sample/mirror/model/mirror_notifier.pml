@@ -14,11 +14,13 @@
  *                     with MNCOMPAT_RANGE_START_MAY_SLEEP (on 6.6+ compat
  *                     leaves the hook out of such a table: range callbacks
  *                     alone, the protocol DEVICE_RANGE checks), registered
- *                     as it is (mmu_notifier_register(): one subscription)
+ *                     with the kernel's mmu_notifier_register() (one
+ *                     subscription: the 5.12+ counterexample)
  *   DEVICE_MAY_SLEEP_GATE  the same table registered the way compat pairs
  *                     start and end on both sides of 5.12
- *                     (mncompat_mmu_notifier_register(): the table and
- *                     compat's gate, COMPAT_GATE below)
+ *                     (mncompat_mmu_notifier_register(), as devpt_register()
+ *                     does: the table and compat's gate, COMPAT_GATE below;
+ *                     the device the tie ties the glue to)
  *
  * Mutants:
  *   MUTANT_EMPTY_RANGE        the invalidate_page trampoline delivers
