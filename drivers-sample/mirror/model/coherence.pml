@@ -7,8 +7,9 @@
  * MIRROR_IOC_MAP). run.sh builds one verifier per line of `expected`:
  *   -D GEN_PRE411 | GEN_411 | GEN_413             migration, MADV_DONTNEED
  *      [-D THP: a PMD-mapped THP instead of one page]
- *   -D OOM_PRE414 | OOM_414 | OOM_416 | OOM_419   oom reaper, exit_mmap()
- *   -D DEVICE_RANGE | DEVICE_TLB | DEVICE_MAY_SLEEP
+ *   -D OOM_PRE414 | OOM_414 | OOM_416 | OOM_419 | OOM_512 | OOM_66
+ *                                                 oom reaper, exit_mmap()
+ *   -D DEVICE_RANGE | DEVICE_TLB | DEVICE_MAY_SLEEP | DEVICE_MAY_SLEEP_GATE
  *   -D MUTANT_...  (at most one, see the other .pml files)
  *
  * Properties (verify.sh tells them apart by what the failed assertion
@@ -25,7 +26,14 @@
  *               spinlock held, the page-table lock, the secondary-TLB hook)
  *               or where the kernel passed a range that must not block;
  *   deadlock    pan's invalid-end-state check: a fault waiting forever
- *               for mf->active to drop, or asleep with no wake-up coming.
+ *               for mf->active to drop, or asleep with no wake-up coming;
+ *   warn        (no_warning) the kernel does not WARN: on 5.12+, a table
+ *               whose range_start failed has no range_end;
+ *   pairing     (paired) the driver's range_end runs only for a range its
+ *               range_start succeeded on, in the same task;
+ *   b4          (reaper_backs_off) the kernel goes on with a range (the
+ *               reaper unmaps) only when the driver's range_start did not
+ *               decline it.
  */
 
 /* Entries of pte[] and mf_pt[]: a page id, no mapping, a migration entry. */
@@ -50,7 +58,7 @@
 #define EAGAIN		11
 
 #if defined(OOM_PRE414) || defined(OOM_414) || defined(OOM_416) || \
-	defined(OOM_419)
+	defined(OOM_419) || defined(OOM_512) || defined(OOM_66)
 #define OOM_CONFIG
 #else
 #define GUP_FAULTS_IN	/* MADV_DONTNEED'd anonymous memory refaults */
@@ -86,6 +94,25 @@ bool sleep_lock;	/* C struct mirror_file(no-sleep): struct mutex sleep_lock; */
 bool ptl;		/* the page-table lock */
 byte page_ref[NPAGES];	/* page reference counts */
 
+#ifdef DEVICE_MAY_SLEEP_GATE
+#define DEVICE_MAY_SLEEP
+#define COMPAT_GATE
+#endif
+#ifdef COMPAT_GATE
+/* compat's records of the rounds (mirror_notifier.pml), per _pid */
+#define NPIDS		8
+byte gate_rec[NPIDS];
+bool gate_first;	/* the mm's list calls the gate first */
+#endif
+
+/* The pairing and b4 properties are checked where a range_start may fail
+ * (the 4.19+ reaper) or compat pairs start and end itself (the gate). */
+#if defined(OOM_CONFIG) || defined(COMPAT_GATE)
+#define PAIRING		1
+#else
+#define PAIRING		0
+#endif
+
 /* Ghost: PTE changes whose notifier call has not yet returned. */
 byte unnotified;
 byte faults_done;
@@ -94,6 +121,9 @@ bool reaper_done;
 /* Names in the assertions of two properties (always 1). */
 hidden byte coherent = 1;
 hidden byte page_refs = 1;
+hidden byte no_warning = 1;
+hidden byte paired = 1;
+hidden byte reaper_backs_off = 1;
 
 /*
  * What every process has: its context (preempt_count: spinlocks held and
@@ -101,8 +131,9 @@ hidden byte page_refs = 1;
  * that must not block) and the locals of the C functions it may run.
  */
 #define PROCESS_LOCALS	byte preempt_count; bool nonblocking; \
-	byte rmw, um_first, um_last, um_old, r_start, r_end, ret; \
-	bool idle, r_blockable, changed, hooked; byte held[NADDR]
+	byte rmw, um_first, um_last, um_old, r_start, r_end, ret, kret; \
+	bool idle, r_blockable, changed, hooked, drv_started, drv_declined; \
+	byte held[NADDR]
 
 inline spin_lock(l)
 {
@@ -176,6 +207,12 @@ init {
 		pte[1] = PAGE_OLD(1);
 		mf_pt[1] = PAGE_OLD(1);
 		page_ref[PAGE_OLD(1)] = 2;
+#endif
+#ifdef COMPAT_GATE
+		if
+		:: gate_first = true
+		:: skip
+		fi;
 #endif
 		run mirror_fault_page(0, FAULT_SLOT);
 #if NFAULTS > 1

@@ -18,9 +18,18 @@
  *   OOM_416     4.16-4.18 (5ff7091f5a2c): it reaps an mm whose tables all
  *               carry MMU_INVALIDATE_DOES_NOT_BLOCK, in a range bracket
  *               that must not block, and skips any other
- *   OOM_419     the reaper unmaps in a non-blocking range (93065ac753e4):
- *               a range_start that returns -EAGAIN makes it back off,
- *               with no range_end
+ *   OOM_419     4.19-5.11: the reaper unmaps in a non-blocking range
+ *               (93065ac753e4): a range_start that returns -EAGAIN makes
+ *               it back off, with no range_end for anyone (every
+ *               range_start is still called), and try again later
+ *   OOM_512     5.12-6.5 (c2655835fd8c, also in 5.10.y and 5.11.y
+ *               stable updates): the same, but the kernel WARNs when a
+ *               table whose range_start failed has a range_end, and calls
+ *               range_end on every subscription that has one, the failing
+ *               one included, before it backs off
+ *   OOM_66      6.6+: the same as OOM_512; compat leaves the hook out of
+ *               a table with range callbacks (the may-sleep table has
+ *               range callbacks alone)
  * each with exit_mmap() after the victim's faults.
  *
  * The secondary-TLB hook is called in atomic context wherever it is called
@@ -28,8 +37,9 @@
  * The kernel keeps the pages it unmaps (the mapping's reference moves to
  * it) until its notifier call returned, then puts them.
  *
- * Mutant: MUTANT_END_BEFORE_PTE  the range bracket calls range_end before
- * it changes the PTE.
+ * Mutants: MUTANT_END_BEFORE_PTE  the range bracket calls range_end before
+ * it changes the PTE; MUTANT_WARN_GOES_ON  the 5.12+ WARN is not checked
+ * (a WARN is a splat, the kernel goes on): what follows it.
  */
 
 /*
@@ -89,10 +99,151 @@ inline atomic_secondary_tlbs(start, end)
 	preempt_count--
 }
 
+#if defined(OOM_512) || defined(OOM_66)
+#define START_FAILURE_ENDS_ALL	1
+#else
+#define START_FAILURE_ENDS_ALL	0
+#endif
+
+/*
+ * One subscription's range_start returned RET (where REPORTS; compat's
+ * driver subscription returns 0 whatever RET says): a failure makes the
+ * call's result (kret) -EAGAIN; on 5.12+ the kernel WARNs
+ * (WARN_ON(ops->invalidate_range_end)) when the table has a range_end.
+ */
+inline start_result(has_end, reports)
+{
+	atomic {	/* the kernel's locals */
+		if
+		:: ret != 0 && (reports) ->
+			kret = EAGAIN
+#if START_FAILURE_ENDS_ALL && !defined(MUTANT_WARN_GOES_ON)
+			;
+			assert(no_warning && !(has_end))
+#endif
+		:: else
+		fi;
+		ret = 0
+	}
+}
+
+/* range_end on every subscription of the mm that has one. */
+inline kernel_range_end(start, end)
+{
+#ifdef COMPAT_GATE
+	compat_sub_range_end(start, end)	/* the gate has none */
+#else
+	call_range_end(start, end)
+#endif
+}
+
+/*
+ * __mmu_notifier_invalidate_range_start(): every subscription's
+ * range_start, in the mm's list order (the driver's table alone, or with
+ * compat's gate, either first); kret is -EAGAIN when one failed. On 5.12+
+ * a failure then calls range_end on every subscription that has one.
+ */
+inline kernel_range_start(start, end, blockable)
+{
+	/* kret is 0 here: the caller that backs off resets it */
+#ifdef COMPAT_GATE
+	/*
+	 * the table and compat's gate, as devpt_register() (devpt.c)
+	 * registers them through mncompat_mmu_notifier_register()
+	 */
+	/*
+	 * C devpt_register(unmodelled: the model has one device on one mm,
+	 * its table in mf_pt): int devpt_register(struct devpt *pt, spinlock_t
+	 * *lock, const struct mmu_notifier_ops *ops) { if (!current->mm)
+	 * return -EINVAL; pt->lock = lock; INIT_RADIX_TREE(&pt->tree,
+	 * GFP_ATOMIC); pt->notifier.ops = ops; pt->mm = current->mm;
+	 */
+	/*
+	 * C mncompat_mmu_notifier_register[<4.19](coherence; reviewed: before
+	 * 4.19 no range_start can fail and compat registers no gate, the
+	 * may-sleep rows apply there): static inline int
+	 * mncompat_mmu_notifier_register(struct mmu_notifier *mn, struct
+	 * mm_struct *mm) { return mmu_notifier_register(mn, mm); }
+	 */
+	/*
+	 * C __mncompat_is_paired[>=4.19](warn, pairing, b4; reviewed: a table
+	 * is paired where compat made its range_end the paired one, the
+	 * may-sleep table from 4.19): static inline bool
+	 * __mncompat_is_paired(const struct mmu_notifier *mn) { return mn->ops
+	 * && mn->ops->invalidate_range_end == __mncompat_paired_range_end; }
+	 */
+	/*
+	 * C __mncompat_unlist_gate[>=4.19](unmodelled: the undoing of a
+	 * registration that failed, the model's registration does not fail;
+	 * digest: 951baa1e2d9202fd):
+	 */
+	/*
+	 * C mncompat_mmu_notifier_register[>=4.19](warn, pairing, b4;
+	 * reviewed: a paired table gets the gate, any other table plain
+	 * mmu_notifier_register as before): static inline int
+	 * mncompat_mmu_notifier_register(struct mmu_notifier *mn, struct
+	 * mm_struct *mm) { if (__mncompat_is_paired(mn)) return
+	 * __mncompat_register_paired(mn, mm); return mmu_notifier_register(mn,
+	 * mm); }
+	 */
+	/* C devpt_register(coherence, warn, pairing, b4; reviewed: the registration is compat's now, the table and the gate, this branch): return mncompat_mmu_notifier_register(&pt->notifier, pt->mm); } */
+	if
+	:: gate_first ->
+		compat_gate_range_start(start, end, blockable);
+		start_result(GATE_HAS_END, GATE_REPORTS);
+		compat_sub_range_start(start, end, blockable);
+		start_result(HAS_RANGE, SUB_REPORTS)
+	:: else ->	/*
+		 * C __mncompat_register_paired[>=4.19](warn, pairing, b4;
+		 * reviewed: the gate registered first, so the kernel, adding at
+		 * the head of the mm's list, calls the driver's subscription
+		 * first, this branch, the model checking both orders, and live
+		 * once both are registered, before the model's first range, the
+		 * failure paths left out as the model's registration does not
+		 * fail): static inline int __mncompat_register_paired(struct
+		 * mmu_notifier *mn, struct mm_struct *mm) { struct
+		 * __mncompat_pairing *p = __mncompat_pairing_of(mn); struct
+		 * __mncompat_gate *gate; int ret; gate = kzalloc(sizeof(*gate),
+		 * GFP_KERNEL); if (!gate) return -ENOMEM; gate->mn.ops =
+		 * &__mncompat_gate_ops; gate->main = mn; gate->mm = mm;
+		 * gate->pairing = p; spin_lock(&p->lock); gate->next = p->gates;
+		 * p->gates = gate; spin_unlock(&p->lock); ret =
+		 * mmu_notifier_register(&gate->mn, mm); if (ret) goto unlist; ret
+		 * = mmu_notifier_register(mn, mm); if (ret) goto unregister;
+		 * spin_lock(&p->lock); gate->live = true; spin_unlock(&p->lock);
+		 * return 0; unregister: mmu_notifier_unregister(&gate->mn, mm);
+		 * unlist: spin_lock(&p->lock); __mncompat_unlist_gate(p, gate);
+		 * spin_unlock(&p->lock); kfree(gate); return ret; }
+		 */
+		compat_sub_range_start(start, end, blockable);
+		start_result(HAS_RANGE, SUB_REPORTS);
+		compat_gate_range_start(start, end, blockable);
+		start_result(GATE_HAS_END, GATE_REPORTS)
+	fi
+#else
+	/*
+	 * the one table the driver registered: the may-sleep device, the
+	 * table registered with the kernel's own mmu_notifier_register() (the
+	 * 5.12+ counterexample; compat's -DMNCOMPAT_NO_START_END_PAIRING
+	 * knob), or range and tlb, whose tables compat does not pair (the
+	 * registration's tie notes are at the COMPAT_GATE branch above)
+	 */
+	call_range_start(start, end, blockable);
+	start_result(HAS_RANGE, 1)
+#endif
+#if START_FAILURE_ENDS_ALL
+	;
+	if
+	:: kret != 0 -> kernel_range_end(start, end)
+	:: else
+	fi
+#endif
+}
+
 /*
  * mmu_notifier_invalidate_range_start() (the _nonblock() form where
- * BLOCKABLE is false: a failure makes the caller back off, with no
- * range_end); the change of slots LO..HI; the secondary-TLB hook, from
+ * BLOCKABLE is false: a failure makes the caller back off, kret says so);
+ * the change of slots LO..HI; the secondary-TLB hook, from
  * under the lock (ptep_clear_flush_notify()) or after it (range_end's
  * invalidate_range() up to 6.5, the TLB flush from 6.6);
  * mmu_notifier_invalidate_range_end(). No table has both hook and range
@@ -101,12 +252,16 @@ inline atomic_secondary_tlbs(start, end)
  */
 inline range_invalidation(lo, hi, new, start, end, blockable)
 {
-	call_range_start(start, end, blockable);
+	kernel_range_start(start, end, blockable);
 	if
-	:: ret != 0 -> ret = 0	/* -EAGAIN: back off */
+	:: kret != 0	/* -EAGAIN: back off */
+#if PAIRING
+	:: kret == 0 && drv_declined ->	/* b4: the driver declined, the kernel goes on */
+		assert(reaper_backs_off && !drv_declined)	/* reached only on a violation */
+#endif
 	:: else ->
 #ifdef MUTANT_END_BEFORE_PTE
-		call_range_end(start, end);
+		kernel_range_end(start, end);
 #endif
 		spin_lock(ptl);
 		pte_change(lo, hi, new);
@@ -120,7 +275,7 @@ inline range_invalidation(lo, hi, new, start, end, blockable)
 		:: else -> hooked = false
 		fi;
 #ifndef MUTANT_END_BEFORE_PTE
-		call_range_end(start, end)
+		kernel_range_end(start, end)
 #else
 		skip
 #endif
@@ -217,8 +372,8 @@ proctype thp_event()
 		unmap_for_migration(0, 1, ADDR(0), ADDR(0) + HPAGE_PMD_SIZE);
 		remove_migration_ptes(0, 1)
 	:: skip;	/* MADV_DONTNEED of the tail */
-		call_range_start(ADDR(0), ADDR(0) + HPAGE_PMD_SIZE, true);
-		call_range_end(ADDR(0), ADDR(0) + HPAGE_PMD_SIZE);
+		kernel_range_start(ADDR(0), ADDR(0) + HPAGE_PMD_SIZE, true);
+		kernel_range_end(ADDR(0), ADDR(0) + HPAGE_PMD_SIZE);
 		range_invalidation(1, 1, NONE, ADDR(1), ADDR(1) + PAGE_SIZE,
 				   true)
 	fi
@@ -249,13 +404,25 @@ proctype oom_reaper()
 #else
 	skip;
 #endif
-#elif defined(OOM_419)
-	/* mmu_notifier_invalidate_range_start_nonblock() */
+#elif defined(OOM_419) || defined(OOM_512) || defined(OOM_66)
+	/*
+	 * mmu_notifier_invalidate_range_start_nonblock(); after a back-off
+	 * oom_reap_task() tries again (MAX_OOM_REAP_RETRIES: twice here),
+	 * then leaves the mm to exit_mmap()
+	 */
 	nonblocking = true;
 	range_invalidation(0, 0, NONE, ADDR(0), ADDR(0) + PAGE_SIZE, false);
+	if
+	:: kret != 0 ->
+		kret = 0;
+		range_invalidation(0, 0, NONE, ADDR(0), ADDR(0) + PAGE_SIZE,
+				   false);
+		kret = 0
+	:: else
+	fi;
 	nonblocking = false;
 #else
-#error "define one of OOM_PRE414, OOM_414, OOM_416, OOM_419"
+#error "define one of OOM_PRE414, OOM_414, OOM_416, OOM_419, OOM_512, OOM_66"
 #endif
 	reaper_done = true
 }

@@ -183,7 +183,9 @@ while read -r gen device mutant want extra; do
 	oom-pre-4.14) gen_macro=OOM_PRE414 ;;
 	oom-4.14) gen_macro=OOM_414 ;;
 	oom-4.16-4.18) gen_macro=OOM_416 ;;
-	oom-4.19+) gen_macro=OOM_419 ;;
+	oom-4.19-5.11) gen_macro=OOM_419 ;;
+	oom-5.12-6.5) gen_macro=OOM_512 ;;
+	oom-6.6+) gen_macro=OOM_66 ;;
 	*) gen_macro= ;;
 	esac
 	if [ -z "$gen_macro" ] || { [ -n "$thp" ] && [ "${gen_macro#OOM}" != "$gen_macro" ]; }; then
@@ -191,7 +193,7 @@ while read -r gen device mutant want extra; do
 		continue
 	fi
 	case $device in
-	range | tlb | may-sleep)
+	range | tlb | may-sleep | may-sleep-gate)
 		dev_macro=DEVICE_$(echo "$device" | tr 'a-z-' 'A-Z_') ;;
 	*) not_ok "$what: unknown device '$device'"; continue ;;
 	esac
@@ -204,7 +206,8 @@ while read -r gen device mutant want extra; do
 		fi
 	fi
 	case $want in
-	pass | fail:coherence | fail:deadlock | fail:no-sleep | fail:pageref) ;;
+	pass | fail:coherence | fail:deadlock | fail:no-sleep | fail:pageref | \
+		fail:warn | fail:pairing | fail:b4) ;;
 	*) not_ok "$what: unknown result '$want'"; continue ;;
 	esac
 	if [ -n "$extra" ]; then

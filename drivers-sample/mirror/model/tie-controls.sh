@@ -134,6 +134,7 @@ control() {
 
 dev=drivers-sample/mirror/mirror_dev.c
 hdr=compat/include/mncompat/mmu_notifier.h
+glue=drivers-sample/mirror/model/may_sleep_glue.c
 # shellcheck disable=SC2016 # the backquotes are the report's, not the shell's
 {
 	control tie_fails "the driver's switch MIRROR_SKIP_INVALIDATION turned on" "$dev" \
@@ -152,7 +153,8 @@ hdr=compat/include/mncompat/mmu_notifier.h
 		'property coherence'
 	control tie_fails "compat's 4.16-4.19 flags field promising that a may-sleep table never blocks" \
 		"$hdr" 's/^\(\t\t \)0 : MMU_INVALIDATE_DOES_NOT_BLOCK,/\1MMU_INVALIDATE_DOES_NOT_BLOCK : MMU_INVALIDATE_DOES_NOT_BLOCK,/' \
-		'mirror_may_sleep_ops (kernels 4.16-4.19' \
+		'mirror_may_sleep_ops (kernels 4.16-4.18' 'mirror_may_sleep_ops (kernels 4.19 (' \
+		'__mncompat_gate_ops (kernels 4.19 (' \
 		'C has `.flags = MMU_INVALIDATE_DOES_NOT_BLOCK,`' 'property no-sleep'
 	control tie_fails "the page put of the helper mirror_put_entry() removed" "$dev" \
 		'/^static void mirror_put_entry(/,/^}/{/^\tput_page(page);$/d;}' \
@@ -181,6 +183,20 @@ s/if (mf->active || mf->seq != seq) {/if (mf->active) {/' \
 		's/^\tunsigned int active;/\tunsigned char active;/' \
 		'struct mirror_file' 'C now has `unsigned char active;`' \
 		'property coherence, deadlock'
+	control tie_fails "the may-sleep glue's -EAGAIN on a non-blockable range removed" \
+		"$glue" '/^static int mirror_sleepy_range_start(/,/^}/{/mncompat_range_blockable/d;/return -EAGAIN;/d;}' \
+		'mirror_sleepy_range_start' \
+		'C no longer has `if (!mncompat_range_blockable(range))`' \
+		'property no-sleep, deadlock, warn, pairing, b4'
+	control tie_fails "the device registered with the kernel's mmu_notifier_register() again, without compat's gate" \
+		drivers-sample/mirror/devpt.c 's/return mncompat_mmu_notifier_register(/return mmu_notifier_register(/' \
+		'devpt_register (every kernel' \
+		'C now has `return mmu_notifier_register(&pt->notifier, pt->mm);`' \
+		'property coherence, warn, pairing, b4'
+	control tie_fails "compat's gate returning 0 where the driver's range_start failed" \
+		"$hdr" '/^static inline int __mncompat_gate_start(/,/^}/{/range->end, false, &stale);$/{n;s/ret = -EAGAIN;/ret = 0;/;};}' \
+		'__mncompat_gate_start (kernels 4.19-6.12' \
+		'C now has `ret = 0;`' 'property pairing, b4, warn'
 	control tie_passes "a comment in mirror_fault_page()" "$dev" \
 		'/^static int mirror_fault_page(/,/^}/s/^\t\tspin_lock(&mf->lock);$/\t\t\/* locked *\/\n&/'
 	control tie_passes "a comment in compat's invalidate_page trampoline" "$hdr" \

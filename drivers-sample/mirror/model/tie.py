@@ -26,9 +26,9 @@ step that stands for the C it quotes:
 SELECT (optional) limits the note to configurations: generations ("<4.13",
 ">=5.0", "4.16-4.19", "4.19": by the first version of each generation) and
 builds ("default", "tlb-only"). PROPERTIES names the model properties the
-step carries (coherence, deadlock, no-sleep, pageref), or says
-"unmodelled: WHY" for C the model leaves out; "; reviewed: WHY" records a
-reviewed reason why the model step did not change with the C;
+step carries (coherence, deadlock, no-sleep, pageref, warn, pairing, b4),
+or says "unmodelled: WHY" for C the model leaves out; "; reviewed: WHY"
+records a reviewed reason why the model step did not change with the C;
 "unmodelled: WHY; digest: D" with no C text leaves a whole object out,
 tied by the digest of its skeleton; C text "#define NAME VALUE" gives the
 notes a macro. Reasons contain no ';'. The C texts of an object's notes,
@@ -63,7 +63,8 @@ MODULE_DIR = 'drivers-sample/mirror'
 MODULE = 'mirror'
 EXTRA_UNITS = ['drivers-sample/mirror/model/may_sleep_glue.c']
 ROOTS = ['mirror_fault_page', 'mirror_notifier_ops',
-         'mirror_may_sleep_notifier_ops', 'struct mirror_file']
+         'mirror_may_sleep_notifier_ops', 'devpt_register',
+         'struct mirror_file']
 
 # Kernel generations as compat's probes tell them apart (compat/probes/*.c
 # name the commits): first version, kernels, MNCOMPAT_HAVE_* defined.
@@ -97,6 +98,12 @@ PROPERTIES = {
     'no-sleep': 'nothing sleeps in atomic context or where the kernel '
                 'forbids blocking',
     'pageref': 'no page is freed while the CPU or the device maps it',
+    'warn': 'the kernel does not WARN (5.12+: a failed range_start in a '
+            'table that has a range_end)',
+    'pairing': 'the driver\'s range_end runs only after its range_start '
+               'succeeded',
+    'b4': 'the oom reaper goes on with a range only where the driver\'s '
+          'range_start did not decline it',
 }
 TEMPLATE_RE = re.compile(r'^([A-Za-z_]\w*?)__mncompat_(\w+)$')
 

@@ -8,8 +8,9 @@
 # directory DIR. tcc compiles pan in 0.03 s where gcc takes 0.3-0.7 s, most
 # of a verifier's time; its pan searches a third slower. Writes
 #   DIR/result    pass, fail:coherence, fail:pageref, fail:no-sleep,
-#                 fail:deadlock, or error:... (what pan found first: each
-#                 property's assertion names it)
+#                 fail:warn, fail:pairing, fail:b4, fail:deadlock, or
+#                 error:... (what
+#                 pan found first: each property's assertion names it)
 #   DIR/figures   states stored, depth, pan's search time, the whole time
 #   DIR/detail    when the result is not WANT: pan's verdict and the end of
 #                 the counterexample, or the failing tool's output
@@ -51,6 +52,9 @@ else
 		*coherent*) result="fail:coherence" ;;
 		*page_refs*) result="fail:pageref" ;;
 		*preempt_count*) result="fail:no-sleep" ;;
+		*no_warning*) result="fail:warn" ;;
+		*paired*) result="fail:pairing" ;;
+		*reaper_backs_off*) result="fail:b4" ;;
 		*) result="error:assertion $violated" ;;
 		esac
 	elif grep -q '^pan:1: invalid end state' "$out"; then
