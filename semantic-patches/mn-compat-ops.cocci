@@ -195,10 +195,49 @@ initializer I;
 )
 
 // ---------------------------------------------------------------------
+// The blockable test and the header.
+// ---------------------------------------------------------------------
+
+@bl depends on patch@
+expression R;
+@@
+- mmu_notifier_range_blockable(R)
++ mncompat_range_blockable(R)
+
+@inc depends on patch && (rep || bl)@
+@@
+- #include <linux/mmu_notifier.h>
++ #include <mncompat/mmu_notifier.h>
+
+// No <linux/mmu_notifier.h> of its own (it came through a header of the
+// driver): add compat's after the file's last #include.
+@add_inc_angle depends on patch && (rep || bl) && !has_inc && !has_linux_inc@
+@@
+#include <...>
++#include <mncompat/mmu_notifier.h>
+
+@add_inc_quote depends on patch && (rep || bl) && !has_inc && !has_linux_inc && !add_inc_angle@
+@@
+#include "..."
++#include <mncompat/mmu_notifier.h>
+
+@script:python depends on patch && (add_inc_angle || add_inc_quote)@
+p << tbl.p;
+@@
+step.note(p, "converted: added #include <mncompat/mmu_notifier.h> (the file had no #include <linux/mmu_notifier.h> of its own to replace)")
+
+@script:python depends on patch && (rep || bl) && !has_inc && !has_linux_inc && !add_inc_angle && !add_inc_quote@
+p << tbl.p;
+@@
+step.note(p, "review: no #include in this file to add #include <mncompat/mmu_notifier.h> after: add it")
+
+// ---------------------------------------------------------------------
 // Registration of a table whose range_start may fail and that has a
 // range_end: since Linux 5.12 (c2655835fd8c) the kernel WARNs on that
 // and calls range_end for every subscription, the failing one too;
 // mncompat_mmu_notifier_register() keeps them paired on every kernel.
+// Last in the file: regok drops the matches of a call it leaves alone,
+// and no rule after it may depend on those.
 // ---------------------------------------------------------------------
 
 @reg@
@@ -230,41 +269,15 @@ position reg.pr;
 + mncompat_mmu_notifier_unregister(A, B)
 )
 
-// ---------------------------------------------------------------------
-// The blockable test and the header.
-// ---------------------------------------------------------------------
-
-@bl depends on patch@
-expression R;
-@@
-- mmu_notifier_range_blockable(R)
-+ mncompat_range_blockable(R)
-
-@inc depends on patch && (rep || bl || regrep)@
+// A file whose only change is its registration needs compat's header
+// too (the rules above gave it to a file with a table or a blockable
+// test already).
+@inc_reg depends on patch && regrep && !inc && !add_inc_angle && !add_inc_quote@
 @@
 - #include <linux/mmu_notifier.h>
 + #include <mncompat/mmu_notifier.h>
 
-// No <linux/mmu_notifier.h> of its own (it came through a header of the
-// driver): add compat's after the file's last #include.
-@add_inc_angle depends on patch && (rep || bl || regrep) && !has_inc && !has_linux_inc@
+@add_inc_reg depends on patch && regrep && !inc && !add_inc_angle && !add_inc_quote && !has_inc && !has_linux_inc@
 @@
 #include <...>
 +#include <mncompat/mmu_notifier.h>
-
-@add_inc_quote depends on patch && (rep || bl || regrep) && !has_inc && !has_linux_inc && !add_inc_angle@
-@@
-#include "..."
-+#include <mncompat/mmu_notifier.h>
-
-@script:python depends on patch && (add_inc_angle || add_inc_quote)@
-p << tbl.p;
-@@
-step.note(p, "converted: added #include <mncompat/mmu_notifier.h> (the file had no #include <linux/mmu_notifier.h> of its own to replace)")
-
-@script:python depends on patch && (rep || bl) && !has_inc && !has_linux_inc && !add_inc_angle && !add_inc_quote@
-p << tbl.p;
-@@
-step.note(p, "review: no #include in this file to add #include <mncompat/mmu_notifier.h> after: add it")
-
-
