@@ -24,18 +24,22 @@
 #   one-file   convert.sh with its module view off (MNCOMPAT_TEST_ONE_FILE:
 #              each file on its own, a call the analysis cannot follow
 #              taken as non-sleeping: the tool as it was)
+#   page-to-range  each .invalidate_page = F becomes .invalidate_range = a
+#              wrapper that calls F for every page of the range (the port
+#              by hand that keeps the page callback as the secondary-TLB
+#              hook beside the range callbacks), then converted
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 naive=
 case ${2-} in
---naive=drop-page | --naive=one-file)
+--naive=drop-page | --naive=one-file | --naive=page-to-range)
 	naive=${2#--naive=}
 	mode=$1
 	shift 2
 	set -- "$mode" "$@"
 	;;
---naive=*) die "convert-module.sh: ${2}: give --naive=drop-page or --naive=one-file" ;;
+--naive=*) die "convert-module.sh: ${2}: give --naive=drop-page, --naive=one-file or --naive=page-to-range" ;;
 esac
 [ $# -eq 3 ] || die "usage: convert-module.sh --compat|--native|--atomic [--naive=HOW] DIR OUT"
 mode=$1 dir=$2 out=$3
@@ -62,6 +66,35 @@ drop-page)
 	sed -i '/^[[:space:]]*\.invalidate_page[[:space:]]*=/d' "$out/$name"/*.[ch]
 	;;
 one-file) env=MNCOMPAT_TEST_ONE_FILE=1 ;;
+page-to-range)
+	for f in "$out/$name"/*.c; do
+		awk '
+		/^static (const )?struct mmu_notifier_ops / { table = NR }
+		{ lines[NR] = $0 }
+		match($0, /^[[:space:]]*\.invalidate_page[[:space:]]*=[[:space:]]*[A-Za-z_0-9]+/) {
+			fn = $0
+			sub(/^[[:space:]]*\.invalidate_page[[:space:]]*=[[:space:]]*/, "", fn)
+			sub(/[^A-Za-z_0-9].*/, "", fn)
+			fns[fn] = table
+			lines[NR] = "\t.invalidate_range = " fn "_as_range,"
+		}
+		END {
+			for (i = 1; i <= NR; i++) {
+				for (fn in fns)
+					if (fns[fn] == i) {
+						print "static void " fn "_as_range(struct mmu_notifier *mn, struct mm_struct *mm,"
+						print "\t\t\t\tunsigned long start, unsigned long end)"
+						print "{"
+						print "\tfor (; start < end; start += PAGE_SIZE)"
+						print "\t\t" fn "(mn, mm, start);"
+						print "}"
+						print ""
+					}
+				print lines[i]
+			}
+		}' "$f" >"$f.naive" && mv "$f.naive" "$f"
+	done
+	;;
 esac
 # shellcheck disable=SC2086 # exit 3: converted, with items to review
 env $env "$MNCOMPAT_TOP/semantic-patches/convert.sh" "$out/$name" --apply \

@@ -82,6 +82,15 @@ static int shape_map(struct shape_dev *sd, unsigned long addr)
 	return ret;
 }
 
+void shape_event(struct shape_dev *sd, unsigned long start,
+		 unsigned long end)
+{
+	spin_lock(&sd->lock);
+	if (sd->armed >= start && sd->armed < end)
+		sd->stats.events++;
+	spin_unlock(&sd->lock);
+}
+
 static long shape_ioctl(struct shape_dev *sd, unsigned int cmd,
 			void __user *uarg)
 {

@@ -44,6 +44,13 @@ void shape_drop(struct shape_dev *sd, unsigned long start,
 void shape_pause(struct shape_dev *sd, unsigned long start,
 		 unsigned long end);
 
+/*
+ * One invalidation event over [start, end): counted in stats.events when
+ * the armed address is in it (the events shapes); never sleeps.
+ */
+void shape_event(struct shape_dev *sd, unsigned long start,
+		 unsigned long end);
+
 /* Provided by each fixture's glue: its ops table. */
 const struct mmu_notifier_ops *shape_notifier_ops(void);
 

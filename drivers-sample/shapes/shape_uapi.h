@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * User-space ABI of the shape fixture devices (/dev/shape_refault,
- * /dev/shape_sleep, /dev/shape_endonly, /dev/shape_pair: one module each,
- * same device). The device keeps its own reference to the page holding a
+ * /dev/shape_sleep, /dev/shape_endonly, /dev/shape_pair, /dev/shape_guarded,
+ * /dev/shape_events, /dev/shape_events_native: one module each, same
+ * device; the events shapes count invalidation events instead of mapping
+ * pages). The device keeps its own reference to the page holding a
  * word (MAP, through get_user_pages) and READ goes through it, never
  * through the CPU's page table.
  */
@@ -18,6 +20,7 @@ struct shape_stats {
 	__u64 mapped;		/* pages the device took a reference to */
 	__u64 dropped;		/* device mappings dropped by invalidations */
 	__u64 paused;		/* invalidation starts that waited for PAUSE */
+	__u64 events;		/* invalidation events over the armed address */
 };
 
 /*
