@@ -149,7 +149,7 @@ else:
     step.note(p, "%s: declare it with MNCOMPAT_MMU_NOTIFIER_OPS (convert.sh --compat)" % ops)
 if lost:
     step.note(p, "review: from 6.6 compat leaves %s out of %s (the kernel refuses a secondary-TLB hook next to range callbacks), and %s: %s. Nothing does it on 6.6+: call it from range_end (for [start, end), after the change)" % (
-        tlbs, ops, ('%s does not do its work there' % end) if end else 'there is no range_end to do its work',
+        tlbs, ops, ('%s does not do its work there' % end) if end else 'the table has no range_end to do its work',
         '; '.join(lost[:4])))
 if sleepy and not tlbs:
     step.note(p, "review: %s may sleep (%s) and %s has no secondary-TLB hook: before 4.13, where the kernel calls invalidate_page under the page-table lock, no form of this table is safe and compat refuses to build it" % (' and '.join(j[0] for j in sleepy), '; '.join(j[2] for j in sleepy), ops))

@@ -1157,8 +1157,9 @@ class Module:
             pw = dict((k, v) for k, v in pw.items()
                       if k[0] != 'field' or k[1] in proto)
         if not pw:
-            res.update(verdict='covered', why='%s does no device work (only locks, '
-                       'counters it shares with nothing, debugging)' % page)
+            res.update(verdict='covered', why='%s does no work the device\'s '
+                       'page protocol depends on (only locks, debugging, '
+                       'counters no fault path reads)' % page)
             return res
         ew = self.work(end, path) if end else {}
         reached_e = self.names_reached(end, path) if end else set()
