@@ -49,7 +49,15 @@ static void mirror_log_range(struct mirror_file *mf, enum mirror_callback cb,
 
 	lockdep_assert_held(&mf->lock);
 	st->calls[cb]++;
-	st->bytes[cb] += end - start;
+	/*
+	 * A flush of the whole address space (x86 hands the secondary-TLB
+	 * hook [0, TLB_FLUSH_ALL) when it flushes everything) covers every
+	 * byte: saturate rather than wrap.
+	 */
+	if (end - start > U64_MAX - st->bytes[cb])
+		st->bytes[cb] = U64_MAX;
+	else
+		st->bytes[cb] += end - start;
 	if (cb != MIRROR_CB_RANGE_START && cb != MIRROR_CB_SECONDARY_TLBS &&
 	    cb != MIRROR_CB_INVALIDATE_PAGE)
 		return;

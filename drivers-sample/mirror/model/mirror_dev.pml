@@ -50,7 +50,7 @@
 /* C(coherence): #define MIRROR_SKIP_INVALIDATION 0 */
 /* C(unmodelled: batch size of the walk, see devpt_zap_locked): #define DEVPT_ZAP_BATCH 16 */
 
-/* C mirror_log_range(unmodelled: statistics and the range log, all under mf->lock in mf->stats; digest: 1c1ecf3527e895ba): */
+/* C mirror_log_range(unmodelled: statistics and the range log, all under mf->lock in mf->stats, byte counts saturating; digest: 299ef25ec3952d7a): */
 
 /* C to_mirror(unmodelled: the model has one device; reviewed: the notifier is in mf->pt now): static inline struct mirror_file *to_mirror(struct mmu_notifier *mn) { return container_of(mn, struct mirror_file, pt.notifier); } */
 
