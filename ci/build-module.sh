@@ -28,8 +28,7 @@ config=${MNCOMPAT_CONFIG:-$outdir/compat}
 "$MNCOMPAT_TOP/ci/compat-probes.sh" "$env_file" "$config"
 # sparse, timed as a phase of its own when the matrix times phases.
 checker=sparse
-[ -z "${MNCOMPAT_PHASES:-}" ] || [ ! -x /usr/bin/time ] ||
-	checker=$MNCOMPAT_TOP/ci/sparse-timed.sh
+! phases_on || checker=$MNCOMPAT_TOP/ci/sparse-timed.sh
 # build EXTRA_KCFLAGS MAKEVAR...: the module build (-k: every file gets
 # compiled, so every diagnostic is in the log).
 build() {

@@ -133,6 +133,11 @@ run_with_progress() {
 	}
 }
 
+# phases_on: true when this run times its steps by phase (see phase).
+phases_on() {
+	[ -n "${MNCOMPAT_PHASES:-}" ] && [ -x /usr/bin/time ]
+}
+
 # phase NAME CMD...: run CMD (a program, not a function). With
 # $MNCOMPAT_PHASES set (ci/matrix.sh sets it to work/phases.tsv of its run),
 # also append "NAME<TAB>wall<TAB>user<TAB>sys" (seconds, CMD and everything
@@ -141,7 +146,7 @@ run_with_progress() {
 phase() {
 	_phase=$1
 	shift
-	if [ -z "${MNCOMPAT_PHASES:-}" ] || [ ! -x /usr/bin/time ]; then
+	if ! phases_on; then
 		"$@"
 		return
 	fi
