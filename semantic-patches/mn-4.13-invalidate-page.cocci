@@ -265,14 +265,16 @@ made = {}
 declared = set()
 generated = set()
 
-def gen_callback(name, ops, fn, once, resched, pre=None, says='replaces'):
+def gen_callback(name, ops, fn, once, resched, pre=None, says='replaces',
+                 ranged=False):
     """Generate name before table ops (after those planned before): it
-    runs fn for every page of [start, end) (once: for start only), with
+    runs fn for every page of [start, end) (once: for start only; ranged:
+    once for [start, end), fn itself rewritten to take the range), with
     cond_resched() per page, after pre(mn, mm, start, end); says: its
     comment."""
     if name not in plan['fns']:
         plan['fns'][name] = {'fn': fn, 'once': once, 'resched': resched,
-                             'pre': pre, 'says': says}
+                             'pre': pre, 'says': says, 'ranged': ranged}
         plan['before'].setdefault(ops, []).append(name)
 
 def replaces(ops, f):
@@ -307,7 +309,15 @@ def planned(name):
     return name in plan['fns']
 
 def loops(name):
-    return planned(name) and not plan['fns'][name]['once']
+    return planned(name) and not plan['fns'][name]['once'] and \
+        not plan['fns'][name]['ranged']
+
+def ranged_call(name):
+    return planned(name) and plan['fns'][name]['ranged']
+
+def ranged_fn(fn):
+    """Is fn rewritten to take [start, end) instead of one address?"""
+    return any(v['fn'] == fn and v['ranged'] for v in plan['fns'].values())
 
 def once(name):
     return planned(name) and plan['fns'][name]['once']
@@ -332,6 +342,9 @@ def is_none(name):
 
 def move_note(p, fn, w):
     c = coverage(p)
+    ranged = range_uses(p, fn) is not None
+    every = ("%s over [start, end) (%s)" % (fn, range_text(p, fn))) if ranged \
+        else ("%s for every page of [start, end)" % fn)
     fd = dying.tables[key(p)]
     left = '; '.join(c.get('items', [])[:4])
     hook = ''
@@ -339,12 +352,14 @@ def move_note(p, fn, w):
         hook = '; with compat it is also the secondary-TLB hook, which 6.6+ leaves out of a table with range callbacks: there this range_end is what runs it'
     port = vendor_port(p, False)
     if c['verdict'] == 'move':
-        note(p, "converted: %s -> %s (invalidate_range_end: runs %s for every page of [start, end) after the page-table change; the range callbacks alone would not: %s%s%s%s)" % (
-            fn, w, fn, c['why'], ('; not redone after the change: ' + left) if left else '', hook, port))
+        note(p, "converted: %s -> %s (invalidate_range_end: runs %s after the page-table change; the range callbacks alone would not: %s%s%s%s)" % (
+            fn, w, every, c['why'], ('; not redone after the change: ' + left) if left else '', hook, port))
     else:
-        note(p, "converted: %s -> %s (invalidate_range_end: runs %s for every page of [start, end) after the page-table change, to be safe%s%s)" % (fn, w, fn, hook, port))
+        note(p, "converted: %s -> %s (invalidate_range_end: runs %s after the page-table change, to be safe%s%s)" % (fn, w, every, hook, port))
         note(p, "review: %s: cannot tell whether %s's range callbacks drop what it dropped after the page-table change: %s. Its work now runs again from %s; if the range callbacks do cover it (range_start keeps the device from faulting the pages back in until range_end), that loop can go" % (
             fn, fd['ops'], c['why'], w))
+    if not ranged:
+        loop_review(p, fn)
 
 def plan_move(p):
     """(a') A table whose range callbacks do not redo, after the
@@ -357,19 +372,22 @@ def plan_move(p):
         return
     w = wrapper_name(p, fn)
     generated.add(w)
-    gen_callback(w, ops, fn, False, may_sleep(p, fn), fd['end'], 'moved')
+    ranged = range_uses(p, fn) is not None
+    gen_callback(w, ops, fn, False, may_sleep(p, fn) and not ranged,
+                 fd['end'], 'moved', ranged)
     if fd['end'] is not None:
         plan['repl'][(ops, 'invalidate_range_end')] = ('invalidate_range_end', w)
     else:
         plan['end'][ops] = w
     move_note(p, fn, w)
 
-def only_note(p, fn, kind, n1, n2, once):
+def only_note(p, fn, kind, n1, n2, once, ranged):
     """The notes of an invalidate_page-only table converted to the
     sleepable range callbacks (kind sleep: n1/n2) or to the non-sleeping
     hook (kind hook: n1)."""
     v, words = sleep_of(p, fn)
     how = "%s ignores its address, so each runs it once" % fn if once else \
+        ("both run it once: start before the page-table change, end after it; " + range_text(p, fn)) if ranged else \
         "both run it for every page of the range: start before the page-table change, end after it"
     if kind == 'sleep':
         if not with_compat:
@@ -382,7 +400,8 @@ def only_note(p, fn, kind, n1, n2, once):
         else:
             note(p, "review: %s: %s; converted as if it may sleep, so compat refuses to build its table before 4.13. If those calls never sleep, it can be the secondary-TLB hook (convert with --atomic)" % (fn, how_it_sleeps(p, fn)))
         return
-    extra = '; it ignores its address, so it runs once' if once else ''
+    extra = '; it ignores its address, so it runs once' if once else \
+        ('; ' + range_text(p, fn)) if ranged else ''
     if v == 'atomic':
         note(p, "converted: %s -> %s (invalidate_range, atomic: %s%s)" % (fn, n1, never_sleeps_text(p, fn), extra))
         return
@@ -405,21 +424,24 @@ def plan_only(p):
     every call), else the range callbacks."""
     ops, fn = dying.tables[key(p)]['ops'], dying.tables[key(p)]['fn']
     loop = uses_address(p, fn)
+    ranged = loop and range_uses(p, fn) is not None
     if hook_only or (with_compat and not may_sleep(p, fn)):
         nr = new_name(fn, 'range')
         made.setdefault((p[0].file, nr), int(p[0].line))
         generated.add(nr)
         plan['repl'][(ops, 'invalidate_page')] = ('invalidate_range', nr)
-        gen_callback(nr, ops, fn, not loop, False)
-        only_note(p, fn, 'hook', nr, None, not loop)
-        return
-    ns, ne = new_name(fn, 'range_start'), new_name(fn, 'range_end')
-    generated.update([ns, ne])
-    plan['repl'][(ops, 'invalidate_page')] = ('invalidate_range_start', ns)
-    plan['end'][ops] = ne
-    gen_callback(ns, ops, fn, not loop, True)
-    gen_callback(ne, ops, fn, not loop, True)
-    only_note(p, fn, 'sleep', ns, ne, not loop)
+        gen_callback(nr, ops, fn, not loop, False, ranged=ranged)
+        only_note(p, fn, 'hook', nr, None, not loop, ranged)
+    else:
+        ns, ne = new_name(fn, 'range_start'), new_name(fn, 'range_end')
+        generated.update([ns, ne])
+        plan['repl'][(ops, 'invalidate_page')] = ('invalidate_range_start', ns)
+        plan['end'][ops] = ne
+        gen_callback(ns, ops, fn, not loop, not ranged, ranged=ranged)
+        gen_callback(ne, ops, fn, not loop, not ranged, ranged=ranged)
+        only_note(p, fn, 'sleep', ns, ne, not loop, ranged)
+    if loop and not ranged:
+        loop_review(p, fn)
 
 def plan_keep(p):
     """(c) -D compat, invalidate_page next to range callbacks: the old
@@ -434,13 +456,17 @@ def plan_keep(p):
     k = (p[0].file, nr)
     generated.add(nr)
     plan['repl'][(ops, 'invalidate_page')] = ('invalidate_range', nr)
+    ranged = range_uses(p, fn) is not None
     if k not in made:
         made[k] = int(p[0].line)
-        gen_callback(nr, ops, fn, False, False)
+        gen_callback(nr, ops, fn, False, False, ranged=ranged)
+        if not ranged:
+            loop_review(p, fn)
     elif made[k] > int(p[0].line) and k not in declared:
         declared.add(k)
         plan['fwd'].add((ops, nr))
-    note(p, "converted: %s -> %s (invalidate_range, atomic: %s), kept next to the range callbacks: compat calls it from invalidate_page before 4.13" % (fn, nr, never_sleeps_text(p, fn)))
+    note(p, "converted: %s -> %s (invalidate_range, atomic: %s%s), kept next to the range callbacks: compat calls it from invalidate_page before 4.13" % (
+        fn, nr, never_sleeps_text(p, fn), ('; ' + range_text(p, fn)) if ranged else ''))
     c = coverage(p)
     if c is not None and c['verdict'] == 'covered':
         note(p, "review: %s: the range callbacks already do its work (%s), but one may sleep, so before 4.13 compat needs the hook; on 4.13-6.5 the hook runs next to them: each change's work twice there. Harmless where it only drops pages, not where it counts events for user space; then make the range callbacks sleep-free and convert again" % (fn, c['why']))
@@ -490,6 +516,34 @@ def uses_address(p, fn):
         if len(d['params']) < 3 or d['params'][2] not in d['unused_params']:
             return True
     return False
+
+def range_uses(p, fn):
+    """The calls through which the invalidate_page callback fn uses its
+    address, when it uses it only as a range ((address, address +
+    PAGE_SIZE) or (address, PAGE_SIZE)) and only .invalidate_page fields
+    name it: then fn itself is rewritten to take [start, end) and runs
+    once per range.  Else None."""
+    defs = module(p).defs(fn, p[0].file)
+    if len(defs) != 1 or not defs[0].get('range_form'):
+        return None
+    if not module(p).page_field_only(fn):
+        return None
+    return defs[0]['range_form']
+
+def range_text(p, fn):
+    a = module(p).defs(fn, p[0].file)[0]['params'][2]
+    calls = ', '.join('%s() gets (%s, %s)' % (c, a, ('%s + PAGE_SIZE' % a) if k == 'end' else 'PAGE_SIZE')
+                      for _, c, k in range_uses(p, fn))
+    return "%s uses its address only as a range (%s), so it now takes [start, end) and runs once per range" % (fn, calls)
+
+loop_reviewed = set()
+
+def loop_review(p, fn):
+    """One review item per page callback run in a per-page loop."""
+    if (p[0].file, fn) in loop_reviewed:
+        return
+    loop_reviewed.add((p[0].file, fn))
+    note(p, "review: %s takes one page, and the generated code runs it for every page of [start, end); kernels hand these callbacks whole address spaces ([0, ULONG_MAX): the soft-dirty reset of /proc/PID/clear_refs; from 6.6 also x86's secondary-TLB hook, for every flush of more than 33 pages), where that loop does not end: give %s a range (one that uses its address only as (address, address + PAGE_SIZE) or (address, PAGE_SIZE), named only by .invalidate_page fields, is converted to take one)" % (fn, fn))
 
 // ---------------------------------------------------------------------
 // After the included rules (the tables with invalidate_page, and for
@@ -683,6 +737,68 @@ fresh identifier R = script:python(N) { resched_call(N) };
 +		R();
 +	}
  }
+
+@depends on patch@
+identifier N : script:python() { ranged_call(N) };
+fresh identifier G = script:python(N) { callee(N) };
+fresh identifier P = script:python(N) { pre_call(N) };
+@@
+ N(...) {
+-	__mncompat_body();
++	P(mn, mm, start, end);
++	G(mn, mm, start, end);
+ }
+
+// The callback itself, where it takes its address only as a range:
+// (address, PAGE_SIZE) first, then (address, address + PAGE_SIZE) and
+// the parameter.
+@depends on patch@
+identifier N : script:python() { ranged_fn(N) };
+identifier mn, mm, a, g;
+type T1, T2;
+expression list es1, es2;
+@@
+ N(T1 mn, T2 mm, unsigned long a) {
+ <...
+ g(es1,
+- a
++ start
+ ,
+- PAGE_SIZE
++ end - start
+ , es2)
+ ...>
+ }
+
+@depends on patch@
+identifier N : script:python() { ranged_fn(N) };
+identifier mn, mm, a;
+type T1, T2;
+@@
+ N(T1 mn, T2 mm,
+-  unsigned long a
++  unsigned long start, unsigned long end
+ ) {
+ <...
+(
+- a + PAGE_SIZE
++ end
+|
+- a
++ start
+)
+ ...>
+ }
+
+@depends on patch@
+identifier N : script:python() { ranged_fn(N) };
+identifier mn, mm, a;
+type T, T1, T2;
+@@
+ T N(T1 mn, T2 mm,
+-  unsigned long a
++  unsigned long start, unsigned long end
+ );
 
 @depends on patch@
 identifier N : script:python() { once(N) };

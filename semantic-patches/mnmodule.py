@@ -430,6 +430,7 @@ class Func:
         self.gfp_sleep = None   # (call, line)
         self.eagain = None      # line of a "return -EAGAIN"
         self.gfp_unknown = None
+        self.range_form = None  # range_form() of the body
 
     def where(self):
         return '%s:%d' % (self.path, self.line)
@@ -575,6 +576,37 @@ def read_body(f, toks, gfp_macros):
             f.stores += 1
 
 
+def range_form(f, toks):
+    """How a page callback's body (toks) uses its address, the third
+    parameter, when it uses it only as a range: one (line, callee, 'end'
+    or 'len') per call argument pair (address, address + PAGE_SIZE) or
+    (address, PAGE_SIZE); None when it uses it any other way, not at all,
+    or the body already names start or end."""
+    if len(f.params) < 3 or 'start' in f.used or 'end' in f.used:
+        return None
+    a = f.params[2]
+    seen, uses = set(), []
+    for i, tok in enumerate(toks):
+        if tok.kind != 'id' or i + 1 >= len(toks) or toks[i + 1].t != '(':
+            continue
+        args, _ = split_args(toks, i + 1)
+        for k in range(len(args) - 1):
+            first = [x.t for x in args[k]]
+            second = [x.t for x in args[k + 1]]
+            if first != [a]:
+                continue
+            if second == [a, '+', 'PAGE_SIZE']:
+                uses.append((tok.line, tok.t, 'end'))
+                seen.update([id(args[k][0]), id(args[k + 1][0])])
+            elif second == ['PAGE_SIZE']:
+                uses.append((tok.line, tok.t, 'len'))
+                seen.add(id(args[k][0]))
+    total = [x for x in toks if x.kind == 'id' and x.t == a]
+    if not uses or any(id(x) not in seen for x in total):
+        return None
+    return uses
+
+
 def params_of(toks):
     """Parameter names of a parameter list (the tokens inside the
     parentheses)."""
@@ -678,6 +710,7 @@ class Source:
                 fn = self.function_head(hd)
                 if fn:
                     read_body(fn, toks[i + 1:end], gfp)
+                    fn.range_form = range_form(fn, toks[i + 1:end])
                     self.funcs.append(fn)
                     i = end + 1
                     head = i
@@ -1240,6 +1273,7 @@ class Module:
                             set(p for p, _ in f.passed
                                 if self.resolve(p, f.path))),
             'returns': f.returns, 'eagain': f.eagain,
+            'range_form': f.range_form,
         }
 
 
@@ -1575,6 +1609,28 @@ class Facts:
 
     def names(self):
         return set(self.mod.by_name)
+
+    def page_field_only(self, name):
+        """Is name, in the whole module, only ever the value of
+        .invalidate_page fields: its one definition, its prototypes and
+        those fields are every place the text names it (no call, no other
+        field, no assignment)?  Then its address can become a range."""
+        defs = self.mod.by_name.get(name, [])
+        fields = 0
+        for t in self.mod.tables:
+            for k, (v, _) in t.fields.items():
+                if v == name:
+                    if k != 'invalidate_page':
+                        return False
+                    fields += 1
+        word = re.compile(r'\b%s\b' % re.escape(name))
+        proto = re.compile(r'\b%s\s*\([^;{()]*\)\s*;' % re.escape(name))
+        named = protos = 0
+        for _, text in self.texts():
+            named += len(word.findall(text))
+            protos += len(proto.findall(text))
+        return len(defs) == 1 and fields > 0 and \
+            named == 1 + fields + protos
 
     def refs(self, name):
         if self._refs is None:

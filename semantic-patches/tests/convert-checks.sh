@@ -93,7 +93,7 @@ check "convert.sh: second run reports no changed file" \
 	grep -q '^files changed: 0$' "$ct/again.out"
 
 mkdir -p "$ct/clean"
-cp "$here/4.13-only-page/before.c" "$ct/clean/a.c"
+cp "$here/4.13-start-only-no-end/before.c" "$ct/clean/a.c"
 "$cv" "$ct/clean" --quiet --to 4.13 >"$ct/clean.out" 2>&1
 st=$?
 check "convert.sh: nothing to review exits 0" test $st -eq 0
@@ -221,7 +221,7 @@ check "convert.sh DIR/: the diff applies with patch -p1" \
 	sh -c 'sed -n "/^--- a\//,/^== mncompat/p" "$1" | sed "\$d" |
 		patch -s -p1 -d "$2"' sh "$ct/slash.out" "$ct/slash-patched"
 mkdir -p "$ct/dash/-x"
-cp "$here/4.13-only-page/before.c" "$ct/dash/-x/a.c"
+cp "$here/4.13-start-only-no-end/before.c" "$ct/dash/-x/a.c"
 (cd "$ct/dash" && "$cv" -- -x --quiet) >"$ct/dash.out" 2>&1
 st=$?
 check "convert.sh -- -x --quiet: everything after -- is a path (usage error)" \
@@ -307,7 +307,7 @@ if [ "$(id -u)" -ne 0 ] || command -v setpriv >/dev/null; then
 	check "convert.sh says the path is unreadable" \
 		grep -q 'd: not readable' "$ct/unr.out"
 	# A read-only source tree: a dry run works, --apply is refused.
-	cp "$here/4.13-only-page/before.c" "$ct/rosrc/a.c"
+	cp "$here/4.13-start-only-no-end/before.c" "$ct/rosrc/a.c"
 	chmod 444 "$ct/rosrc/a.c"
 	chmod 555 "$ct/rosrc"
 	sums "$ct/rosrc" >"$ct/rosrc0"

@@ -56,13 +56,14 @@ static int guest_fault(struct guest *g, unsigned long addr)
 }
 
 static void guest_invalidate_page(struct mmu_notifier *mn,
-				  struct mm_struct *mm, unsigned long address)
+				  struct mm_struct *mm, unsigned long start,
+				  unsigned long end)
 {
 	struct guest *g = container_of(mn, struct guest, mn);
 
 	spin_lock(&g->lock);
 	g->seq++;
-	guest_unmap(g, address, address + PAGE_SIZE);
+	guest_unmap(g, start, end);
 	spin_unlock(&g->lock);
 }
 
@@ -96,13 +97,8 @@ static void guest_invalidate_page_range_end(struct mmu_notifier *mn,
 					    unsigned long start,
 					    unsigned long end)
 {
-	unsigned long address = start;
-
 	guest_invalidate_range_end(mn, mm, start, end);
-	while (address < end) {
-		guest_invalidate_page(mn, mm, address);
-		address += PAGE_SIZE;
-	}
+	guest_invalidate_page(mn, mm, start, end);
 }
 
 static const struct mmu_notifier_ops guest_ops = {

@@ -57,10 +57,10 @@ static int vdev_fault(struct vdev *v, unsigned long addr)
 }
 
 static void vdev_invalidate_page(struct mmu_notifier *mn, struct mm_struct *mm,
-				 unsigned long address)
+				 unsigned long start, unsigned long end)
 {
-	vdev_zap(container_of(mn, struct vdev, mn), address,
-		 address + PAGE_SIZE);
+	vdev_zap(container_of(mn, struct vdev, mn), start,
+		 end);
 }
 
 static void vdev_invalidate_range_start(struct mmu_notifier *mn,
@@ -82,13 +82,8 @@ static void vdev_invalidate_page_range_end(struct mmu_notifier *mn,
 					   unsigned long start,
 					   unsigned long end)
 {
-	unsigned long address = start;
-
 	vdev_invalidate_range_end(mn, mm, start, end);
-	while (address < end) {
-		vdev_invalidate_page(mn, mm, address);
-		address += PAGE_SIZE;
-	}
+	vdev_invalidate_page(mn, mm, start, end);
 }
 
 static const struct mmu_notifier_ops vdev_ops = {

@@ -57,10 +57,10 @@ static int vdev_fault(struct vdev *v, unsigned long addr)
 }
 
 static void vdev_invalidate_page(struct mmu_notifier *mn, struct mm_struct *mm,
-				 unsigned long address)
+				 unsigned long start, unsigned long end)
 {
-	vdev_zap(container_of(mn, struct vdev, mn), address,
-		 address + PAGE_SIZE);
+	vdev_zap(container_of(mn, struct vdev, mn), start,
+		 end);
 }
 
 static int vdev_invalidate_range_start(struct mmu_notifier *mn,
@@ -80,13 +80,8 @@ static void vdev_invalidate_range_end(struct mmu_notifier *mn,
 static void vdev_invalidate_page_range_end(struct mmu_notifier *mn,
 					   const struct mmu_notifier_range *range)
 {
-	unsigned long address = range->start;
-
 	vdev_invalidate_range_end(mn, range->mm, range->start, range->end);
-	while (address < range->end) {
-		vdev_invalidate_page(mn, range->mm, address);
-		address += PAGE_SIZE;
-	}
+	vdev_invalidate_page(mn, range->mm, range->start, range->end);
 }
 
 /* Replaces invalidate_page, removed in Linux 4.13. */
@@ -95,12 +90,7 @@ static void vdev_arch_invalidate_secondary_tlbs(struct mmu_notifier *mn,
 						unsigned long start,
 						unsigned long end)
 {
-	unsigned long address = start;
-
-	while (address < end) {
-		vdev_invalidate_page(mn, mm, address);
-		address += PAGE_SIZE;
-	}
+	vdev_invalidate_page(mn, mm, start, end);
 }
 
 MNCOMPAT_MMU_NOTIFIER_OPS(vdev_ops, NULL, vdev_invalidate_range_start,

@@ -56,12 +56,12 @@ MNCOMPAT_MMU_NOTIFIER_OPS(grant_mmu_ops, grant_release, grant_range_start, NULL,
 			  NULL, MNCOMPAT_RANGE_START_MAY_SLEEP);
 
 static void grant_page_locked(struct mmu_notifier *mn, struct mm_struct *mm,
-			      unsigned long address)
+			      unsigned long start, unsigned long end)
 {
 	struct grant *g = container_of(mn, struct grant, mn);
 
 	mutex_lock(&g->lock);
-	grant_unmap(g, address, address + PAGE_SIZE);
+	grant_unmap(g, start, end);
 	mutex_unlock(&g->lock);
 }
 
@@ -69,15 +69,9 @@ static void grant_page_locked(struct mmu_notifier *mn, struct mm_struct *mm,
 static int grant_page_locked_range_start(struct mmu_notifier *mn,
 					  const struct mmu_notifier_range *range)
 {
-	unsigned long address = range->start;
-
 	if (!mncompat_range_blockable(range))
 		return -EAGAIN;
-	while (address < range->end) {
-		grant_page_locked(mn, range->mm, address);
-		address += PAGE_SIZE;
-		cond_resched();
-	}
+	grant_page_locked(mn, range->mm, range->start, range->end);
 	return 0;
 }
 
@@ -85,13 +79,7 @@ static int grant_page_locked_range_start(struct mmu_notifier *mn,
 static void grant_page_locked_range_end(struct mmu_notifier *mn,
 					const struct mmu_notifier_range *range)
 {
-	unsigned long address = range->start;
-
-	while (address < range->end) {
-		grant_page_locked(mn, range->mm, address);
-		address += PAGE_SIZE;
-		cond_resched();
-	}
+	grant_page_locked(mn, range->mm, range->start, range->end);
 }
 
 MNCOMPAT_MMU_NOTIFIER_OPS(grant_page_ops, NULL, grant_page_locked_range_start,
