@@ -7,11 +7,13 @@
  *
  * A real device may fault a page back in at any moment, also between an
  * invalidation's start and the page-table change; ARM/WAIT/RESUME let a
- * test put such a fault exactly there (see shape_uapi.h).
+ * test put such a fault exactly there (see shape_uapi.h). HOLD keeps an
+ * OOM victim in the kernel while the OOM reaper comes.
  *
  * SHAPE_BREAK=1 (a test knob): mapping ignores the invalidation count and
  * sequence, as a device without that protocol would.
  */
+#include <linux/delay.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -97,6 +99,7 @@ static long shape_ioctl(struct shape_dev *sd, unsigned int cmd,
 	struct shape_stats stats;
 	struct devpt_word w;
 	u64 addr;
+	u32 ms;
 	int ret;
 
 	if (current->mm != sd->pt.mm)
@@ -123,6 +126,11 @@ static long shape_ioctl(struct shape_dev *sd, unsigned int cmd,
 		       -ETIMEDOUT;
 	case SHAPE_IOC_RESUME:
 		complete(&sd->resume);
+		return 0;
+	case SHAPE_IOC_HOLD:
+		if (copy_from_user(&ms, uarg, sizeof(ms)))
+			return -EFAULT;
+		msleep(min_t(u32, ms, 10000));
 		return 0;
 	case SHAPE_IOC_MAP:
 	case SHAPE_IOC_READ:

@@ -42,5 +42,11 @@ struct shape_stats {
 #define SHAPE_IOC_ARM		_IOW('s', 0x53, __u64)
 #define SHAPE_IOC_WAIT		_IO('s', 0x54)
 #define SHAPE_IOC_RESUME	_IO('s', 0x55)
+/*
+ * Sleep *ms milliseconds (at most 10000) where no signal ends the sleep:
+ * an OOM victim held in the kernel, so that the OOM reaper reaches its mm
+ * while it still exists.
+ */
+#define SHAPE_IOC_HOLD		_IOW('s', 0x56, __u32)
 
 #endif /* _SHAPE_UAPI_H */

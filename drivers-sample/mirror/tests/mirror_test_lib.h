@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "guest_mm.h"
 #include "mirror_uapi.h"
 
 #define NR_PAGES	16
@@ -138,30 +139,6 @@ static inline char *map_anon(size_t len)
 				 self->len, NULL), 0);			\
 	} while (0)
 
-static inline void write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-
-	if (fd >= 0) {
-		if (write(fd, val, strlen(val)) < 0)
-			fprintf(stderr, "# %s: %s\n", path, strerror(errno));
-		close(fd);
-	}
-}
-
-static inline long read_long(const char *path)
-{
-	char buf[64] = "";
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	return n > 0 ? strtol(buf, NULL, 10) : -1;
-}
-
 /*
  * A field of /proc/self/smaps ("AnonHugePages:", "Swap:") for the mapping
  * that holds addr, in kB, or -1.
@@ -240,22 +217,6 @@ static inline long resident_pages(void *addr, size_t len)
 	return resident;
 }
 
-/* A counter of /proc/vmstat (e.g. "oom_kill"), or -1 if there is none. */
-static inline long vmstat_counter(const char *name)
-{
-	char key[64];
-	long value, found = -1;
-	FILE *f = fopen("/proc/vmstat", "r");
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &value) == 2)
-		if (!strcmp(key, name))
-			found = value;
-	fclose(f);
-	return found;
-}
-
 static inline bool swap_on(void)
 {
 	char line[256];
@@ -313,47 +274,6 @@ static inline long move_to_node(void **addrs, int n, int node, int *status)
 	ret = syscall(SYS_move_pages, 0, n, addrs, nodes, status,
 		      MPOL_MF_MOVE);
 	return ret < 0 ? -errno : ret;
-}
-
-/*
- * Allocate and touch memory until the OOM killer ends the process; with
- * oom_score_adj (-1000..1000) the caller says how eager a victim it is.
- * The caller sets vm.overcommit_memory to 1 first (set_overcommit()): under
- * the default heuristic a MAP_POPULATE of more than the machine can give
- * fails instead of faulting, and the OOM killer never comes. If memory
- * cannot be had for about 10 s all the same, exit 3 instead of hanging.
- */
-static inline void eat_memory_until_killed(const char *oom_score_adj)
-{
-	write_file("/proc/self/oom_score_adj", oom_score_adj);
-	for (int failures = 0; failures < 10000;) {
-		char *p = mmap(NULL, 32 << 20, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
-			       -1, 0);
-
-		if (p == MAP_FAILED) {
-			failures++;
-			usleep(1000);
-		}
-	}
-	fprintf(stderr, "# no memory to eat and no OOM kill: %s\n",
-		strerror(errno));
-	_exit(3);
-}
-
-/*
- * Set vm.overcommit_memory to mode; returns the previous mode (to restore
- * with the same call), or -1 if the sysctl cannot be read or written.
- */
-static inline long set_overcommit(long mode)
-{
-	const char *path = "/proc/sys/vm/overcommit_memory";
-	long old = read_long(path);
-	char val[24];
-
-	snprintf(val, sizeof(val), "%ld", mode);
-	write_file(path, val);
-	return old >= 0 && read_long(path) == mode ? old : -1;
 }
 
 #endif /* _MIRROR_TEST_LIB_H */

@@ -19,29 +19,20 @@
  * called after the failed range_start: 5.12+ without compat's pairing),
  * and the device must still fault pages in afterwards.
  */
-#include <signal.h>
-#include <sys/wait.h>
-
 #include "kselftest_harness.h"
 #include "mirror_test_lib.h"
 
-static void victim(int ready)
+/* The victim's device, with its memory mapped in (oom_kill_victim()). */
+static int victim_setup(void)
 {
 	size_t len = NR_PAGES * sysconf(_SC_PAGESIZE);
 	int fd = open("/dev/" MIRROR_DEVICE_NAME, O_RDWR);
-	uint32_t hold_ms = 5000;
 	char *p = map_anon(len);
 
-	write_file("/proc/self/oom_score_adj", "1000");
 	if (fd < 0 || !p)
-		_exit(2);
+		return -1;
 	fill(p, len, 7);
-	if (dev_io(fd, MIRROR_IOC_MAP, p, len, NULL))
-		_exit(3);
-	if (write(ready, "r", 1) != 1)
-		_exit(4);
-	ioctl(fd, MIRROR_IOC_HOLD, &hold_ms);
-	_exit(5);	/* only without a kill */
+	return dev_io(fd, MIRROR_IOC_MAP, p, len, NULL) ? -1 : fd;
 }
 
 FIXTURE(oom)
@@ -51,7 +42,6 @@ FIXTURE(oom)
 
 FIXTURE_SETUP(oom)
 {
-	write_file("/proc/self/oom_score_adj", "-1000");
 	self->fd = open("/dev/" MIRROR_DEVICE_NAME, O_RDWR);
 	ASSERT_GE(self->fd, 0);
 }
@@ -64,33 +54,13 @@ FIXTURE_TEARDOWN(oom)
 TEST_F_TIMEOUT(oom, reaper_tells_the_device, 240)
 {
 	struct mirror_stats before = stats(self->fd), after;
-	long overcommit, oom_kills = vmstat_counter("oom_kill");
-	int ready[2], status;
-	pid_t victim_pid, eater_pid;
+	long oom_kills = vmstat_counter("oom_kill");
 	size_t len = NR_PAGES * sysconf(_SC_PAGESIZE);
-	char c, *p;
+	int status;
+	char *p;
 
-	/* Allocations must fault, not fail, for the OOM killer to come. */
-	overcommit = set_overcommit(1);
-	ASSERT_GE(overcommit, 0);
-	ASSERT_EQ(pipe(ready), 0);
-	victim_pid = fork();
-	if (!victim_pid) {
-		close(ready[0]);
-		victim(ready[1]);
-	}
-	ASSERT_GT(victim_pid, 0);
-	close(ready[1]);
-	ASSERT_EQ(read(ready[0], &c, 1), 1);
-	eater_pid = fork();
-	if (!eater_pid)
-		eat_memory_until_killed("0");
-	ASSERT_GT(eater_pid, 0);
-
-	ASSERT_EQ(waitpid(victim_pid, &status, 0), victim_pid);
-	kill(eater_pid, SIGKILL);
-	waitpid(eater_pid, NULL, 0);
-	set_overcommit(overcommit);
+	status = oom_kill_victim(victim_setup, MIRROR_IOC_HOLD);
+	ASSERT_NE(status, -1);
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	/* The kill was the OOM killer's (where vmstat counts OOM kills). */
 	if (oom_kills >= 0)
