@@ -29,6 +29,16 @@
 #                   mmu_notifier_synchronize: the RHEL 8.2+ (4.18) shape
 #                   of issue 27, from its description (no distribution
 #                   code)
+#   5.4             upstream 5.2-5.4: the range callbacks and struct (mm,
+#                   start, end, flags, event, vma; no owner), the blockable
+#                   helper, get/put (5.4) and mmu_notifier_synchronize, no
+#                   interval notifier (5.5)
+#   sles-15-sp3     SUSE's 5.3.18 (SLES 15 SP2/SP3, read in openSUSE's
+#                   public kernel tree; no distribution code): the 5.4
+#                   shape plus the interval notifier and the owner field
+#                   under its 5.9-5.13 name, migrate_pgmap_owner, without
+#                   mmu_notifier_range_init_owner(); it predates
+#                   c2655835fd8c (no range_end after a failed start)
 #   mix-4.16-5.0    a pairwise mix no known kernel shipped: 4.16's
 #                   callbacks and ops->flags next to 5.0's range struct
 #                   (bool blockable, no flags), no helper, no interval
@@ -48,7 +58,8 @@ outroot=$2
 gen=$3
 
 case $gen in
-recreated-4.12 | 4.19 | 4.16 | 4.12 | 5.0 | rhel-8.2 | mix-4.16-5.0 | 3.16 | unknown) ;;
+recreated-4.12 | 4.19 | 4.16 | 4.12 | 5.0 | 5.4 | sles-15-sp3 | rhel-8.2 | \
+	mix-4.16-5.0 | 3.16 | unknown) ;;
 *) die "unknown generation $gen" ;;
 esac
 
@@ -86,6 +97,7 @@ header=$dest/common/include/linux/mmu_notifier.h
 case $gen in
 5.0 | mix-4.16-5.0) hide_fields="flags event owner vma" ;;
 rhel-8.2) hide_fields="owner vma" ;;
+5.4 | sles-15-sp3) hide_fields="owner" ;;
 *) hide_fields="" ;;
 esac
 
@@ -178,6 +190,13 @@ case $gen in
 	;;
 rhel-8.2)
 	hide="$hide s/mmu_notifier_range_blockable/mncompat_fake_blockable/g;"
+	;;
+5.4)
+	hide="$hide s/mmu_interval_/mncompat_fake_interval_/g;"
+	;;
+sles-15-sp3)
+	hide="$hide s/mncompat_fake_owner/migrate_pgmap_owner/g;"
+	hide="$hide s/mmu_notifier_range_init_owner/mncompat_fake_init_owner/g;"
 	;;
 esac
 if [ "$gen" = 3.16 ]; then

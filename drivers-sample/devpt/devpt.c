@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* devpt: the device page table of the sample devices (see devpt.h). */
+#include <linux/delay.h>
 #include <linux/mm.h>
-#include <linux/sched.h>
 #include <mncompat/mmu_notifier.h>
+#include <mncompat/sched.h>
 
 #include "devpt.h"
 
@@ -101,4 +102,18 @@ unsigned long devpt_zap_locked(struct devpt *pt, unsigned long start,
 			first = index[n - 1] + 1;
 	} while (n == DEVPT_ZAP_BATCH);
 	return dropped;
+}
+
+int devpt_hold_until_killed(u32 ms)
+{
+	unsigned long deadline = jiffies + 60 * HZ;
+
+	/* msleep() sleeps uninterruptibly: a kill does not end the wait. */
+	while (!fatal_signal_pending(current)) {
+		if (time_after(jiffies, deadline))
+			return -ETIMEDOUT;
+		msleep(20);
+	}
+	msleep(min_t(u32, ms, 10000));
+	return 0;
 }

@@ -63,4 +63,12 @@ void devpt_fault_end(struct page *page);
 unsigned long devpt_zap_locked(struct devpt *pt, unsigned long start,
 			       unsigned long end);
 
+/*
+ * For OOM tests: stay in the kernel, unkillable, until a fatal signal
+ * (the OOM killer's) arrives, then ms milliseconds more (at most 10000),
+ * so that the OOM reaper gets to the mm while its owner cannot exit.
+ * 0, or -ETIMEDOUT when no fatal signal came within 60 s.
+ */
+int devpt_hold_until_killed(u32 ms);
+
 #endif /* _DEVPT_H */

@@ -17,7 +17,6 @@
  * invalidation: the coherence tests must then fail.
  */
 #include <linux/atomic.h>
-#include <linux/delay.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -255,24 +254,19 @@ static long mirror_read(struct mirror_file *mf, const struct mirror_io *io)
 /* MIRROR_IOC_HOLD, see mirror_uapi.h. */
 static long mirror_hold(struct mirror_file *mf, u32 __user *arg)
 {
-	unsigned long deadline = jiffies + 60 * HZ;
 	unsigned long orphaned = 0;
 	struct radix_tree_iter iter;
 	void __rcu **slot;
 	u32 hold_ms;
-	int active;
+	int active, ret;
 
 	if (get_user(hold_ms, arg))
 		return -EFAULT;
 	if (current->mm != mf->pt.mm)
 		return -EINVAL;
-	/* msleep() sleeps uninterruptibly: a kill does not end the wait. */
-	while (!fatal_signal_pending(current)) {
-		if (time_after(jiffies, deadline))
-			return -ETIMEDOUT;
-		msleep(20);
-	}
-	msleep(min_t(u32, hold_ms, 10000));
+	ret = devpt_hold_until_killed(hold_ms);
+	if (ret)
+		return ret;
 
 	spin_lock(&mf->lock);
 	radix_tree_for_each_slot(slot, &mf->pt.tree, &iter, 0) {

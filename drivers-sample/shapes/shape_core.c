@@ -13,7 +13,6 @@
  * SHAPE_BREAK=1 (a test knob): mapping ignores the invalidation count and
  * sequence, as a device without that protocol would.
  */
-#include <linux/delay.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -130,8 +129,7 @@ static long shape_ioctl(struct shape_dev *sd, unsigned int cmd,
 	case SHAPE_IOC_HOLD:
 		if (copy_from_user(&ms, uarg, sizeof(ms)))
 			return -EFAULT;
-		msleep(min_t(u32, ms, 10000));
-		return 0;
+		return devpt_hold_until_killed(ms);
 	case SHAPE_IOC_MAP:
 	case SHAPE_IOC_READ:
 		ret = devpt_word_from_user(&w, uarg);

@@ -43,9 +43,10 @@ struct shape_stats {
 #define SHAPE_IOC_WAIT		_IO('s', 0x54)
 #define SHAPE_IOC_RESUME	_IO('s', 0x55)
 /*
- * Sleep *ms milliseconds (at most 10000) where no signal ends the sleep:
- * an OOM victim held in the kernel, so that the OOM reaper reaches its mm
- * while it still exists.
+ * Stay in the kernel, unkillable, until a fatal signal (e.g. the OOM
+ * killer's) arrives, then for *arg more milliseconds (at most 10000): the
+ * OOM reaper gets to the mm while its owner cannot exit. ETIMEDOUT when
+ * no fatal signal came within 60 s.
  */
 #define SHAPE_IOC_HOLD		_IOW('s', 0x56, __u32)
 
