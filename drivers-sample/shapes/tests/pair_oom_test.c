@@ -77,6 +77,9 @@ TEST_F_TIMEOUT(after, reaper_meets_a_failing_start, 240)
 
 	status = oom_kill_victim(victim_setup, SHAPE_IOC_HOLD);
 	ASSERT_NE(status, -1);
+	/* The hold gives up after 60 s without a kill: exit status 5. */
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 5)
+		SKIP(return, "no OOM kill within 60 s (a slow kernel with much memory to fill, e.g. KASAN under TCG)");
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
 		TH_LOG("victim status %#x", status);
 	/* The kill was the OOM killer's (where vmstat counts OOM kills). */
