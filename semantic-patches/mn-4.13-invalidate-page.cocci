@@ -342,7 +342,7 @@ def is_none(name):
 
 def move_note(p, fn, w):
     c = coverage(p)
-    ranged = range_uses(p, fn) is not None
+    ranged = plan['fns'][w]['ranged']
     every = ("%s over [start, end) (%s)" % (fn, range_text(p, fn))) if ranged \
         else ("%s for every page of [start, end)" % fn)
     fd = dying.tables[key(p)]
@@ -373,8 +373,8 @@ def plan_move(p):
     w = wrapper_name(p, fn)
     generated.add(w)
     ranged = range_uses(p, fn) is not None
-    gen_callback(w, ops, fn, False, may_sleep(p, fn) and not ranged,
-                 fd['end'], 'moved', ranged)
+    gen_callback(w, ops, fn, False, may_sleep(p, fn), fd['end'], 'moved',
+                 ranged)
     if fd['end'] is not None:
         plan['repl'][(ops, 'invalidate_range_end')] = ('invalidate_range_end', w)
     else:
@@ -437,8 +437,8 @@ def plan_only(p):
         generated.update([ns, ne])
         plan['repl'][(ops, 'invalidate_page')] = ('invalidate_range_start', ns)
         plan['end'][ops] = ne
-        gen_callback(ns, ops, fn, not loop, not ranged, ranged=ranged)
-        gen_callback(ne, ops, fn, not loop, not ranged, ranged=ranged)
+        gen_callback(ns, ops, fn, not loop, True, ranged=ranged)
+        gen_callback(ne, ops, fn, not loop, True, ranged=ranged)
         only_note(p, fn, 'sleep', ns, ne, not loop, ranged)
     if loop and not ranged:
         loop_review(p, fn)

@@ -430,7 +430,7 @@ class Func:
         self.gfp_sleep = None   # (call, line)
         self.eagain = None      # line of a "return -EAGAIN"
         self.gfp_unknown = None
-        self.range_form = None  # range_form() of the body
+        self.range_form = None  # read_body(): its address as a range
 
     def where(self):
         return '%s:%d' % (self.path, self.line)
@@ -504,10 +504,16 @@ ASSIGN_OPS = set('= += -= *= /= %= &= |= ^= <<= >>='.split())
 def read_body(f, toks, gfp_macros):
     """Fill f from the tokens of its body."""
     n = len(toks)
+    # range_form: the third parameter (a page callback's address), its
+    # uses, and those that are range pairs.
+    addr = f.params[2] if len(f.params) >= 3 and not f.macro else None
+    addr_uses, pairs, paired = [], [], set()
     for i, tok in enumerate(toks):
         t = tok.t
         if tok.kind == 'id':
             f.used.add(t)
+            if t == addr:
+                addr_uses.append(id(tok))
         if t == 'return':
             f.returns += 1
             if i + 2 < n and toks[i + 1].t == '-' and toks[i + 2].t == 'EAGAIN':
@@ -516,6 +522,8 @@ def read_body(f, toks, gfp_macros):
         prv = toks[i - 1].t if i > 0 else ''
         if tok.kind == 'id' and nxt == '(' and t not in KEYWORDS:
             args, _ = split_args(toks, i + 1)
+            if addr:
+                pairs += range_pairs(addr, tok, args, paired)
             if prv in ('.', '->'):
                 f.indirect.append(('->' + t + '()', tok.line))
                 continue
@@ -574,37 +582,31 @@ def read_body(f, toks, gfp_macros):
             f.stores += 1
         elif t == ']' and nxt in ASSIGN_OPS:
             f.stores += 1
+    # How a page callback uses its address when only as a range: one
+    # (line, callee, 'end' or 'len') per argument pair; none when it uses
+    # it any other way, not at all, or the body already names start or
+    # end (the names the rewrite gives the range).
+    if pairs and all(u in paired for u in addr_uses) and \
+            'start' not in f.used and 'end' not in f.used:
+        f.range_form = pairs
 
 
-def range_form(f, toks):
-    """How a page callback's body (toks) uses its address, the third
-    parameter, when it uses it only as a range: one (line, callee, 'end'
-    or 'len') per call argument pair (address, address + PAGE_SIZE) or
-    (address, PAGE_SIZE); None when it uses it any other way, not at all,
-    or the body already names start or end."""
-    if len(f.params) < 3 or 'start' in f.used or 'end' in f.used:
-        return None
-    a = f.params[2]
-    seen, uses = set(), []
-    for i, tok in enumerate(toks):
-        if tok.kind != 'id' or i + 1 >= len(toks) or toks[i + 1].t != '(':
+def range_pairs(addr, call, args, paired):
+    """The range pairs among the arguments args of call: (line, callee,
+    'end') for (addr, addr + PAGE_SIZE), (line, callee, 'len') for (addr,
+    PAGE_SIZE); the addr tokens they hold go into paired (ids)."""
+    out = []
+    for k in range(len(args) - 1):
+        if [x.t for x in args[k]] != [addr]:
             continue
-        args, _ = split_args(toks, i + 1)
-        for k in range(len(args) - 1):
-            first = [x.t for x in args[k]]
-            second = [x.t for x in args[k + 1]]
-            if first != [a]:
-                continue
-            if second == [a, '+', 'PAGE_SIZE']:
-                uses.append((tok.line, tok.t, 'end'))
-                seen.update([id(args[k][0]), id(args[k + 1][0])])
-            elif second == ['PAGE_SIZE']:
-                uses.append((tok.line, tok.t, 'len'))
-                seen.add(id(args[k][0]))
-    total = [x for x in toks if x.kind == 'id' and x.t == a]
-    if not uses or any(id(x) not in seen for x in total):
-        return None
-    return uses
+        second = [x.t for x in args[k + 1]]
+        if second == [addr, '+', 'PAGE_SIZE']:
+            out.append((call.line, call.t, 'end'))
+            paired.update([id(args[k][0]), id(args[k + 1][0])])
+        elif second == ['PAGE_SIZE']:
+            out.append((call.line, call.t, 'len'))
+            paired.add(id(args[k][0]))
+    return out
 
 
 def params_of(toks):
@@ -710,7 +712,6 @@ class Source:
                 fn = self.function_head(hd)
                 if fn:
                     read_body(fn, toks[i + 1:end], gfp)
-                    fn.range_form = range_form(fn, toks[i + 1:end])
                     self.funcs.append(fn)
                     i = end + 1
                     head = i
@@ -1516,6 +1517,7 @@ class Facts:
         self._refs = None
         self._tables = None
         self._facts = {}
+        self._page_field_only = {}
 
     @property
     def mod(self):
@@ -1615,6 +1617,11 @@ class Facts:
         .invalidate_page fields: its one definition, its prototypes and
         those fields are every place the text names it (no call, no other
         field, no assignment)?  Then its address can become a range."""
+        if name not in self._page_field_only:
+            self._page_field_only[name] = self._only_in_page_fields(name)
+        return self._page_field_only[name]
+
+    def _only_in_page_fields(self, name):
         defs = self.mod.by_name.get(name, [])
         fields = 0
         for t in self.mod.tables:
