@@ -17,20 +17,16 @@
 
 #include "kselftest_harness.h"
 #include "guest_mm.h"
-#include "shape_uapi.h"
+#include "shape_io.h"
 
 #define DEV		"/dev/shape_pair"
 #define VICTIM_BYTES	(16UL << 20)
 
-/* SHAPE_IOC_MAP, then SHAPE_IOC_READ of the word at p: 0 and *seen. */
+/* The device faults the page of p in and reads its word: 0 and *seen. */
 static int device_word(int fd, uint64_t *p, uint64_t *seen)
 {
-	struct devpt_word w = { .addr = (uintptr_t)p };
-
-	if (ioctl(fd, SHAPE_IOC_MAP, &w) || ioctl(fd, SHAPE_IOC_READ, &w))
-		return -errno;
-	*seen = w.value;
-	return 0;
+	return shape_io(fd, SHAPE_IOC_MAP, p, NULL) ?:
+	       shape_io(fd, SHAPE_IOC_READ, p, seen);
 }
 
 /* The victim's device, with one of its pages mapped in. */

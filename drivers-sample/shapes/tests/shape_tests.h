@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "shape_uapi.h"
+#include "shape_io.h"
 
 #define MPOL_MF_MOVE	(1 << 1)
 
@@ -43,16 +43,6 @@ struct refault {
 	int waited;	/* WAIT: 0 (the start waited), else -errno */
 	int mapped;	/* MAP in the window: 0, else -errno */
 };
-
-static int shape_io(int fd, unsigned long cmd, void *addr, uint64_t *value)
-{
-	struct devpt_word w = { .addr = (uintptr_t)addr };
-	int ret = ioctl(fd, cmd, &w) ? -errno : 0;
-
-	if (!ret && value)
-		*value = w.value;
-	return ret;
-}
 
 /*
  * The second thread: fault the page in inside every window (migration
