@@ -28,6 +28,14 @@ fields = {}
 TRANSLATED = ['release', 'invalidate_range_start', 'invalidate_range_end',
               'arch_invalidate_secondary_tlbs']
 MACRO = 'MNCOMPAT_MMU_NOTIFIER_OPS'
+reg_inc_noted = set()
+
+def note_reg_include(p, msg):
+    """Say msg at the file's first converted registration only (the
+    include rules match once per file, the registrations once each)."""
+    if p[0].file not in reg_inc_noted:
+        reg_inc_noted.add(p[0].file)
+        step.note(p, msg)
 
 def hook_left_out(p, tlbs, start, end):
     """The work of the hook tlbs that range_end end does not do (the
@@ -282,3 +290,18 @@ position reg.pr;
 @@
 #include <...>
 +#include <mncompat/mmu_notifier.h>
+
+@add_inc_reg_quote depends on patch && regrep && !inc && !add_inc_angle && !add_inc_quote && !has_inc && !has_linux_inc && !add_inc_reg@
+@@
+#include "..."
++#include <mncompat/mmu_notifier.h>
+
+@script:python depends on patch && (add_inc_reg || add_inc_reg_quote)@
+pr << reg.pr;
+@@
+note_reg_include(pr, "converted: added #include <mncompat/mmu_notifier.h> for the registration (the file had no #include <linux/mmu_notifier.h> of its own to replace)")
+
+@script:python depends on patch && regrep && !inc && !add_inc_angle && !add_inc_quote && !has_inc && !has_linux_inc && !add_inc_reg && !add_inc_reg_quote@
+pr << reg.pr;
+@@
+note_reg_include(pr, "review: no #include in this file to add #include <mncompat/mmu_notifier.h> after, for mncompat_mmu_notifier_register(): add it")

@@ -446,6 +446,26 @@ check "module view: the review item names the call and where it is" \
 check "module view: the callback it cannot judge is not made the atomic hook" \
 	sh -c '! grep -q "(invalidate_range, atomic" "$1"' sh "$ct/unres.out"
 
+# A file whose only change is its registration (the table is in another
+# file, the kernel's header comes through the module's own): compat's
+# include follows its last #include "...", said once; without any
+# #include it is a review item, never a file that cannot build.
+cp -R "$mods/reg-only" "$ct/reg-only"
+"$cv" --compat --apply --quiet "$ct/reg-only" >"$ct/reg.out" 2>&1
+check "registration-only file: compat's include after its #include \"...\"" \
+	sh -c 'sed -n "/^#include/p" "$1" | tr "\n" " " | grep -q "^#include \"ro.h\" #include <mncompat/mmu_notifier.h> \$"' \
+	sh "$ct/reg-only/ro_main.c"
+check "registration-only file: the added include is said once" \
+	test "$(grep -c 'ro_main.c:[0-9]*: \[compat\] converted: added #include' "$ct/reg.out")" -eq 1
+"$cv" --compat --apply --quiet "$ct/reg-only" >"$ct/reg2.out" 2>&1
+check "registration-only file: a second run changes nothing" \
+	grep -q '^files changed: 0' "$ct/reg2.out"
+cp -R "$mods/reg-only" "$ct/reg-noinc"
+sed -i '/^#include "ro.h"/d' "$ct/reg-noinc/ro_main.c"
+"$cv" --compat --quiet "$ct/reg-noinc" >"$ct/regn.out" 2>&1
+check "registration-only file without any #include: a review item" \
+	grep -q 'ro_main.c:[0-9]*: \[compat\] review: no #include in this file to add #include <mncompat/mmu_notifier.h> after' "$ct/regn.out"
+
 # NULL and 0 in an ops table are no callbacks, and helpers such as
 # clflush() and panic() never sleep: nothing to review, either mode.
 mkdir -p "$ct/null"
