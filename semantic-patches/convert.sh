@@ -142,6 +142,13 @@ elif [ -L "$path" ]; then
 fi
 [ -d "$path" ] || [ -f "$path" ] || die "$shown: not a regular file or a directory"
 command -v spatch >/dev/null || die "spatch (coccinelle) is not installed"
+# The Python for spatch and for the scripts here: the distribution's
+# python3 where there is one (its packaged spatch was built for it).
+# spatch otherwise runs the python3 first in PATH to find it, and where
+# that is a version manager's shim (pyenv: hundreds of execs) each run
+# costs 0.2 s more.
+python=python3
+[ ! -x /usr/bin/python3 ] || python=/usr/bin/python3
 
 # The scripts to run, in order, up to --to.
 # Every script of generation GEN runs, then none after it.
@@ -208,15 +215,18 @@ trap 'exit 129' HUP
 : >"$tmp/review.extra"
 if [ -d "$path" ]; then
 	base=$path
+	# grep -r does not follow symbolic links inside the tree: say so for
+	# every one that leads to code mentioning mmu_notifier (found while
+	# grep reads the tree).
+	find "$path" -mindepth 1 -type l -print >"$tmp/links" 2>/dev/null &
+	links_pid=$!
 	grep -rlF --include='*.c' --include='*.h' mmu_notifier -- "$path" \
 		>"$tmp/candidates" 2>"$tmp/grep.err" || true
+	wait "$links_pid" || :
 	if [ -s "$tmp/grep.err" ]; then
 		cat "$tmp/grep.err" >&2
 		die "could not read all of $shown (see above); nothing changed"
 	fi
-	# grep -r does not follow symbolic links inside the tree: say so for
-	# every one that leads to code mentioning mmu_notifier.
-	find "$path" -mindepth 1 -type l -print >"$tmp/links"
 	real_base=$(cd "$base" && pwd -P)
 	while IFS= read -r l; do
 		rel=${l#"$base"/}
@@ -307,7 +317,7 @@ wanted=
 # workers, so that a signal stops all of them.
 run_step() {
 	# shellcheck disable=SC2046,SC2086
-	(cd "$tmp/step" && exec setsid spatch --quiet --no-show-diff \
+	(cd "$tmp/step" && exec setsid spatch --python "$python" --quiet --no-show-diff \
 		--parse-error-msg --verbose-parsing --timeout "$timeout" \
 		$(sed -n 's|^// Options:||p' "$sp/$1" | head -n 1) \
 		-D patch $2 --sp-file "$script" --in-place \
@@ -419,7 +429,7 @@ export MNCOMPAT_UNGUARDED="$tmp/unguarded"
 	>"$tmp/unguard" || true
 if [ -s "$tmp/unguard" ]; then
 	(cd "$tmp/work" && tr '\n' '\0' <"$tmp/unguard" |
-		xargs -0 python3 "$sp/unguard.py" --record "$MNCOMPAT_UNGUARDED") \
+		xargs -0 "$python" "$sp/unguard.py" --record "$MNCOMPAT_UNGUARDED") \
 		>>"$tmp/notes" || die "unguard.py failed; nothing changed"
 fi
 # LINUX_VERSION_CODE guards around notifier code at a version compat's
@@ -428,7 +438,7 @@ fi
 	xargs -0 -r grep -l LINUX_VERSION_CODE --) >"$tmp/guarded" || true
 if [ -s "$tmp/guarded" ]; then
 	tr '\n' '\0' <"$tmp/guarded" |
-		xargs -0 python3 "$sp/mnmodule.py" guards --base "$tmp/work" \
+		xargs -0 "$python" "$sp/mnmodule.py" guards --base "$tmp/work" \
 		>>"$tmp/notes" || die "mnmodule.py guards failed; nothing changed"
 fi
 printf '%s\n' "$steps" >"$tmp/steps"
@@ -453,6 +463,7 @@ while read -r gen cocci tokens past whole; do
 	mkdir "$tmp/step" "$tmp/excerpts"
 	i=0
 	: >"$tmp/map"
+	set --
 	while IFS= read -r rel; do
 		i=$((i + 1))
 		case $rel in
@@ -466,11 +477,14 @@ while read -r gen cocci tokens past whole; do
 			awk -v mode=cut -v re="$tokens" -v fields="$fields" \
 				-v follow="$follow" -f "$sp/excerpt.awk" \
 				"$tmp/work/$rel" >"$tmp/step/$n"; then
-			cp "$tmp/step/$n" "$tmp/excerpts/$n.x"
+			set -- "$@" "$tmp/step/$n"
 			continue
 		fi
 		cat "$tmp/work/$rel" >"$tmp/step/$n"
 	done <"$tmp/files"
+	# The excerpts as cut, to diff spatch's result against (one cp).
+	[ $# -eq 0 ] || cp -- "$@" "$tmp/excerpts/"
+	set --
 	# -D only for the scripts that know it (spatch refuses the others).
 	defs=
 	for d in $wanted; do
@@ -482,11 +496,13 @@ while read -r gen cocci tokens past whole; do
 	# back is done again on the whole file, and its notes with it.
 	: >"$tmp/redo"
 	while IFS="$tab" read -r n rel; do
-		if [ ! -e "$tmp/excerpts/$n.x" ]; then
+		if [ ! -e "$tmp/excerpts/$n" ]; then
 			cat "$tmp/step/$n" >"$tmp/work/$rel"
-		elif { diff -U0 "$tmp/excerpts/$n.x" "$tmp/step/$n" || :; } |
+		elif cmp -s "$tmp/excerpts/$n" "$tmp/step/$n"; then
+			: # spatch left the excerpt as it was
+		elif { diff -U0 "$tmp/excerpts/$n" "$tmp/step/$n" || :; } |
 			awk -v mode=paste -f "$sp/excerpt.awk" "$tmp/work/$rel" \
-				"$tmp/excerpts/$n.x" - >"$tmp/pasted"; then
+				"$tmp/excerpts/$n" - >"$tmp/pasted"; then
 			cat "$tmp/pasted" >"$tmp/work/$rel"
 		else
 			printf '%s\t%s\n' "$n" "$rel" >>"$tmp/redo"

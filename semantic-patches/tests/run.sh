@@ -43,6 +43,10 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 . "$top/ci/tap.sh"
 
+# As convert.sh does: the distribution's python3, for spatch too.
+python=python3
+[ ! -x /usr/bin/python3 ] || python=/usr/bin/python3
+
 # virtuals FILE: the virtual rules FILE declares, one a line.
 virtuals() {
 	sed -n 's/^virtual[[:space:]]//p' "$1" | tr -s ', ' '\n' | grep .
@@ -65,7 +69,7 @@ run_spatch() {
 	# From semantic-patches/, where spatch before 1.3.1 looks #include
 	# files up.
 	# shellcheck disable=SC2046,SC2086
-	(cd "$sp" && spatch --very-quiet $(cocci_options "$_cocci") -D patch \
+	(cd "$sp" && spatch --python "$python" --very-quiet $(cocci_options "$_cocci") -D patch \
 		$_defs --sp-file "$_cocci" --in-place "$_file" >/dev/null)
 }
 
@@ -171,7 +175,7 @@ build_outputs() {
 }
 
 # --- 0. the Python the scripts share (mncocci.py) ----------------------
-python3 "$here/test_mncocci.py" --tap >"$tmp/unit.out" 2>&1
+"$python" "$here/test_mncocci.py" --tap >"$tmp/unit.out" 2>&1
 unit_status=$?
 sed -n '/^# /,$p' "$tmp/unit.out" >"$tmp/unit.trace"
 while read -r st name; do
@@ -222,9 +226,9 @@ prepare_case() {
 	# "unguard": unguard.py first, as convert.sh runs it.
 	if grep -q '^unguard$' "$pc_dir/spec"; then
 		: >"$pc_work/unguarded"
-		python3 "$sp/unguard.py" --record "$pc_work/unguarded" \
+		"$python" "$sp/unguard.py" --record "$pc_work/unguarded" \
 			"$pc_work/run1.c" >>"$pc_work/notes" 2>&1 || pc_st=1
-		python3 "$sp/unguard.py" "$pc_work/run2.c" >/dev/null 2>&1 ||
+		"$python" "$sp/unguard.py" "$pc_work/run2.c" >/dev/null 2>&1 ||
 			pc_st=1
 		export MNCOMPAT_UNGUARDED="$pc_work/unguarded"
 	fi
@@ -292,7 +296,7 @@ for c in $cases; do
 		fi
 	fi
 	# One verdict per callback, and every note says it (verdicts.py).
-	if python3 "$here/verdicts.py" "$work/notes" >"$work/verdicts" 2>&1; then
+	if "$python" "$here/verdicts.py" "$work/notes" >"$work/verdicts" 2>&1; then
 		ok "$c: the notes agree with their verdicts"
 	else
 		not_ok "$c: the notes agree with their verdicts" "$work/verdicts"
@@ -303,7 +307,7 @@ build_outputs $(build_cases)
 [ ! -f "$tmp/nobuild" ] || cat "$tmp/nobuild"
 # verdicts.py must see the contradictions it is there for (issue 31's
 # MPSS note among them).
-if python3 "$here/verdicts.py" --self-test >"$tmp/verdicts-self" 2>&1; then
+if "$python" "$here/verdicts.py" --self-test >"$tmp/verdicts-self" 2>&1; then
 	ok "verdicts.py: flags a note whose words contradict its verdict"
 else
 	not_ok "verdicts.py: flags a note whose words contradict its verdict" \
@@ -319,8 +323,8 @@ done
 # run_mode COCCI MODE: spatch -D MODE on every input, status to a file.
 run_mode() {
 	_o=$tmp/mode-$(basename "$1")-$2
-	# shellcheck disable=SC2046
-	if (cd "$sp" && spatch --very-quiet $(cocci_options "$1") -D "$2" \
+	# shellcheck disable=SC2046,SC2086
+	if (cd "$sp" && spatch --python "$python" --very-quiet $(cocci_options "$1") -D "$2" \
 		--sp-file "$1" --dir "$tmp/inputs") >"$_o.out" 2>"$_o.err" &&
 		! grep -qi 'error' "$_o.err"; then
 		echo 0 >"$_o.st"
@@ -368,7 +372,7 @@ opts=$(cocci_options "$sp/mn-6.10-change-pte.cocci")
 # shellcheck disable=SC2086
 if "$sp/flatten.sh" "$sp/mn-6.10-change-pte.cocci" >"$fc/6.10.cocci" 2>"$fc/err" &&
 	! grep -q '^#include "' "$fc/6.10.cocci" &&
-	(cd / && spatch --very-quiet $opts -D patch --sp-file "$fc/6.10.cocci" \
+	(cd / && spatch --python "$python" --very-quiet $opts -D patch --sp-file "$fc/6.10.cocci" \
 		--in-place "$fc/in.c") >>"$fc/err" 2>&1 &&
 	diff -u "$here/6.10-change-pte/after.c" "$fc/in.c" >>"$fc/err"; then
 	ok "flatten.sh: the 6.10 script and its #include as one file give after.c from /"
