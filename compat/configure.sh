@@ -141,9 +141,9 @@ if have mmu_notifier_range && ! have range_flags_field &&
 	! have range_blockable_field; then
 	die "$kdir: the kernel's struct mmu_notifier_range has neither flags (5.2) nor bool blockable (5.0): unknown kernel variant; see $log"
 fi
-if have invalidate_range && have arch_invalidate_secondary_tlbs; then
-	die "$kdir: both invalidate_range and arch_invalidate_secondary_tlbs compiled: unknown kernel variant; see $log"
-fi
+# Both secondary-TLB fields: upstream renamed one to the other (6.6), but
+# openEuler's 5.10 backports arch_invalidate_secondary_tlbs beside the
+# invalidate_range its core still calls; the header fills the latter.
 
 release=$(cat "$kdir/include/config/kernel.release" 2>/dev/null || echo unknown)
 tmp=$outdir/.mncompat_config.h.$$

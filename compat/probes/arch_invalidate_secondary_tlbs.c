@@ -2,6 +2,8 @@
 /*
  * Probe: MNCOMPAT_HAVE_ARCH_INVALIDATE_SECONDARY_TLBS
  * Upstream: 6.6 1af5a8109904
+ * Backported: openEuler's 5.10 kernel (OLK-5.10), beside invalidate_range
+ * (which its core still calls; arm64's TLB flushes call this one).
  * ops->arch_invalidate_secondary_tlbs(mn, mm, start, end), the 6.6 name
  * of invalidate_range().
  */

@@ -39,6 +39,12 @@
 #                   under its 5.9-5.13 name, migrate_pgmap_owner, without
 #                   mmu_notifier_range_init_owner(); it predates
 #                   c2655835fd8c (no range_end after a failed start)
+#   openeuler-5.10  openEuler's 5.10 (OLK-5.10, read in a public copy of
+#                   its tree; no distribution code): upstream 5.10's shape
+#                   (owner under its 5.9-5.13 name, migrate_pgmap_owner,
+#                   no mmu_notifier_range_init_owner()) plus a backported
+#                   ops->arch_invalidate_secondary_tlbs beside
+#                   invalidate_range, which its core still calls
 #   mix-4.16-5.0    a pairwise mix no known kernel shipped: 4.16's
 #                   callbacks and ops->flags next to 5.0's range struct
 #                   (bool blockable, no flags), no helper, no interval
@@ -59,7 +65,7 @@ gen=$3
 
 case $gen in
 recreated-4.12 | 4.19 | 4.16 | 4.12 | 5.0 | 5.4 | sles-15-sp3 | rhel-8.2 | \
-	mix-4.16-5.0 | 3.16 | unknown) ;;
+	openeuler-5.10 | mix-4.16-5.0 | 3.16 | unknown) ;;
 *) die "unknown generation $gen" ;;
 esac
 
@@ -97,7 +103,7 @@ header=$dest/common/include/linux/mmu_notifier.h
 case $gen in
 5.0 | mix-4.16-5.0) hide_fields="flags event owner vma" ;;
 rhel-8.2) hide_fields="owner vma" ;;
-5.4 | sles-15-sp3) hide_fields="owner" ;;
+5.4 | sles-15-sp3 | openeuler-5.10) hide_fields="owner" ;;
 *) hide_fields="" ;;
 esac
 
@@ -124,6 +130,10 @@ in_range && match($0, /[a-z_]+;$/) {
 	if (has("4.19 4.16 rhel-8.2 mix-4.16-5.0"))
 		print "\tunsigned long flags;"
 	next
+}
+/struct mmu_notifier \*\(\*alloc_notifier\)\(/ && has("openeuler-5.10") {
+	print "\tvoid (*arch_invalidate_secondary_tlbs)(struct mmu_notifier *subscription,"
+	print "\t\tstruct mm_struct *mm, unsigned long start, unsigned long end);"
 }
 /^#define MMU_NOTIFIER_RANGE_BLOCKABLE/ {
 	print
@@ -194,7 +204,7 @@ rhel-8.2)
 5.4)
 	hide="$hide s/mmu_interval_/mncompat_fake_interval_/g;"
 	;;
-sles-15-sp3)
+sles-15-sp3 | openeuler-5.10)
 	hide="$hide s/mncompat_fake_owner/migrate_pgmap_owner/g;"
 	hide="$hide s/mmu_notifier_range_init_owner/mncompat_fake_init_owner/g;"
 	;;

@@ -156,12 +156,17 @@ native_check() {
 invalidate_range_start mirror_invalidate_range_start
 invalidate_range_end mirror_invalidate_range_end"
 		nc_tlbs=
-		# 6.6+ refuses the hook next to range callbacks: left out.
-		if has "$nc_cfg" ARCH_INVALIDATE_SECONDARY_TLBS; then
-			nc_tlbs=", secondary-TLB hook left out next to range callbacks (6.6+ refuses both)"
-		else
+		# The hook goes to invalidate_range wherever the kernel has
+		# it (its core calls it, also beside a backported
+		# arch_invalidate_secondary_tlbs); 6.6+ refuses the hook next
+		# to range callbacks: left out.
+		if has "$nc_cfg" INVALIDATE_RANGE; then
 			nc_expect="$nc_expect
 invalidate_range mirror_invalidate_secondary_tlbs"
+			! has "$nc_cfg" ARCH_INVALIDATE_SECONDARY_TLBS ||
+				nc_tlbs=", secondary-TLB hook in invalidate_range, which the core calls, not in the backported arch_invalidate_secondary_tlbs"
+		else
+			nc_tlbs=", secondary-TLB hook left out next to range callbacks (6.6+ refuses both)"
 		fi
 		# No per-table trampoline (on 4.19+ the module-wide pairing
 		# functions, __mncompat_paired_range_end and the gate's, are
@@ -187,6 +192,26 @@ invalidate_range mirror_invalidate_secondary_tlbs"
 		else
 			not_ok "$nc_name: pre-5.0 forms but range_start/end are not trampolines"
 		fi
+	fi
+	# The hook-only table: the hook in the field the kernel's core calls
+	# (invalidate_range wherever it is there, also beside a backported
+	# arch_invalidate_secondary_tlbs), straight at the driver's function.
+	nc_hook=
+	if has "$nc_cfg" INVALIDATE_RANGE; then
+		nc_hook=invalidate_range
+	elif has "$nc_cfg" ARCH_INVALIDATE_SECONDARY_TLBS; then
+		nc_hook=arch_invalidate_secondary_tlbs
+	fi
+	case $nc_build in *NO_TLBS*) nc_hook= ;; esac
+	[ -n "$nc_hook" ] || return 0
+	nc_tlb=$("$tests/ops-relocs.sh" "$nc_build/mirror.o" mirror_tlb_ops \
+		"$nc_build/ops_offsets.o") || nc_tlb=
+	echo "$nc_tlb" | sed "s/^/# $nc_name: hook-only table: /"
+	if echo "$nc_tlb" | grep -qx "$nc_hook mirror_invalidate_secondary_tlbs" &&
+		[ "$(echo "$nc_tlb" | grep -c 'mirror_invalidate_secondary_tlbs$')" -eq 1 ]; then
+		ok "$nc_name: hook-only table: the hook in $nc_hook, once"
+	else
+		not_ok "$nc_name: hook-only table: the hook is not (only) in $nc_hook"
 	fi
 }
 
@@ -455,6 +480,11 @@ fake_generation() {
 		MMU_NOTIFIER_RANGE_BLOCKABLE MMU_INTERVAL_NOTIFIER MMU_NOTIFIER_GET
 		MMU_NOTIFIER_SYNCHRONIZE INVALIDATE_RANGE !RANGE_OWNER_FIELD
 		!RANGE_BLOCKABLE_FIELD" ;;
+	openeuler-5.10) want="RANGE_START_RANGE RANGE_END_RANGE
+		MMU_NOTIFIER_RANGE RANGE_FLAGS_FIELD RANGE_EVENT_FIELD
+		RANGE_VMA_FIELD MMU_NOTIFIER_RANGE_BLOCKABLE MMU_INTERVAL_NOTIFIER
+		MMU_NOTIFIER_GET MMU_NOTIFIER_SYNCHRONIZE INVALIDATE_RANGE
+		ARCH_INVALIDATE_SECONDARY_TLBS !RANGE_OWNER_FIELD" ;;
 	rhel-8.2) want="RANGE_START_VOID4 RANGE_END_VOID4 OPS_FLAGS_DOES_NOT_BLOCK
 		MMU_NOTIFIER_RANGE RANGE_FLAGS_FIELD RANGE_EVENT_FIELD
 		MMU_INTERVAL_NOTIFIER MMU_NOTIFIER_GET MMU_NOTIFIER_SYNCHRONIZE
@@ -527,7 +557,7 @@ fake_generation() {
 if [ -n "$fake_base" ]; then
 	fakes=""
 	for gen in recreated-4.12 rhel-8.2 4.19 4.16 4.12 5.0 5.4 sles-15-sp3 \
-		mix-4.16-5.0 3.16; do
+		openeuler-5.10 mix-4.16-5.0 3.16; do
 		fakes="$fakes fake-$gen"
 		job "fake-$gen" fake_generation "$gen"
 	done

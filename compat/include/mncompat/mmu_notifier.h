@@ -257,7 +257,16 @@ struct mncompat_mmu_notifier_desc {
 #define __MNCOMPAT_UNLESS_NULL(fn, tramp)				\
 	__builtin_choose_expr(__MNCOMPAT_IS_NULL(fn), NULL, tramp)
 
-#if defined(MNCOMPAT_HAVE_ARCH_INVALIDATE_SECONDARY_TLBS)
+#if defined(MNCOMPAT_HAVE_INVALIDATE_RANGE)
+/*
+ * Where invalidate_range is there, the core calls it on every page-table
+ * change (range_end, ptep_clear_flush_notify()), also where the kernel has
+ * backported arch_invalidate_secondary_tlbs beside it (openEuler's 5.10
+ * calls that one from arm64's TLB flushes only): the hook goes there.
+ */
+#define __MNCOMPAT_HAVE_TLBS_HOOK	1
+#define __MNCOMPAT_TLBS_FIELD(fn, ...)	.invalidate_range = (fn),
+#elif defined(MNCOMPAT_HAVE_ARCH_INVALIDATE_SECONDARY_TLBS)
 /*
  * The 6.6 rename (1af5a8109904) also made __mmu_notifier_register() refuse
  * (WARN, -EINVAL) a table with both the secondary-TLB hook and range
@@ -270,9 +279,6 @@ struct mncompat_mmu_notifier_desc {
 		__builtin_choose_expr(__MNCOMPAT_IS_NULL(start_fn) &&	\
 				      __MNCOMPAT_IS_NULL(end_fn),	\
 				      (fn), NULL),
-#elif defined(MNCOMPAT_HAVE_INVALIDATE_RANGE)
-#define __MNCOMPAT_HAVE_TLBS_HOOK	1
-#define __MNCOMPAT_TLBS_FIELD(fn, ...)	.invalidate_range = (fn),
 #else
 #define __MNCOMPAT_HAVE_TLBS_HOOK	0
 #define __MNCOMPAT_TLBS_FIELD(...)

@@ -3,7 +3,9 @@
  * Builds an ops table through <mncompat/mmu_notifier.h> the way a driver
  * does.  The tests compile it against every kernel and inspect the object;
  * it is never loaded by them.  -DMIRROR_NO_TLBS drops the secondary-TLB
- * hook, -DMIRROR_MAY_SLEEP declares that range_start may sleep.
+ * hook, -DMIRROR_MAY_SLEEP declares that range_start may sleep.  Beside
+ * the table with range callbacks, mirror_tlb_ops has only the hook (the
+ * shape of a device that shares the CPU's page tables).
  */
 #include <linux/module.h>
 #include <linux/sched.h>
@@ -76,6 +78,12 @@ MNCOMPAT_MMU_NOTIFIER_OPS(mirror_mn_ops,
 			  MIRROR_TLBS,
 			  MIRROR_FLAGS);
 
+MNCOMPAT_MMU_NOTIFIER_OPS(mirror_tlb_ops, mirror_release, NULL, NULL,
+			  MIRROR_TLBS, 0);
+
+static bool tlb_only;
+module_param(tlb_only, bool, 0444);
+
 static int __init mirror_init(void)
 {
 	int ret;
@@ -83,7 +91,7 @@ static int __init mirror_init(void)
 	mirror = kzalloc(sizeof(*mirror), GFP_KERNEL);
 	if (!mirror)
 		return -ENOMEM;
-	mirror->mn.ops = &mirror_mn_ops;
+	mirror->mn.ops = tlb_only ? &mirror_tlb_ops : &mirror_mn_ops;
 	mirror->mm = current->mm;
 	ret = mncompat_mmu_notifier_register(&mirror->mn, mirror->mm);
 	if (ret)
