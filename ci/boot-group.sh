@@ -67,7 +67,7 @@ for s; do
 	suite=$(basename "$s" .suite)
 	dir=$results/$k/$suite
 	[ -d "$dir" ] || continue
-	summary=$(python3 "$MNCOMPAT_TOP/ci/results.py" suite-line "$dir" "$bootdir")
+	summary=$("$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/results.py" suite-line "$dir" "$bootdir")
 	echo "  $k/$suite: $summary" >"$work/summary/$k/$suite"
 	log "$k/$suite: $summary"
 done

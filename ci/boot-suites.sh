@@ -52,5 +52,5 @@ BOOT_QEMU_ARGS="${BOOT_QEMU_ARGS:-}$first_qemu" \
 	phase guest "$MNCOMPAT_TOP/ci/boot.sh" "$env_file" "$bootdir/initramfs.cpio.gz" \
 	"$bootdir" "$total"
 # shellcheck disable=SC2086
-python3 "$MNCOMPAT_TOP/ci/parse_run.py" "$KERNEL_NAME" "$bootdir" $staged
+"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/parse_run.py" "$KERNEL_NAME" "$bootdir" $staged
 log "$KERNEL_NAME:$names: $(cat "$bootdir/status") in $(cat "$bootdir/boot-seconds")s"

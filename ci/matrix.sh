@@ -197,7 +197,7 @@ mkdir -p "$MNCOMPAT_CACHE"
 
 echo
 rc=0
-phase reports python3 "$MNCOMPAT_TOP/ci/report.py" "$expect" "$results" || rc=$?
+phase reports "$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/report.py" "$expect" "$results" || rc=$?
 echo "$(($(date +%s) - start))" >"$work/seconds"
 # This shell's and all its children's CPU seconds (ci/phases.py: the
 # share no phase accounts for).

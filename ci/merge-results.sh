@@ -42,7 +42,7 @@ for dir in "$@"; do
 done
 
 rc=0
-python3 "$MNCOMPAT_TOP/ci/report.py" "$expect" "$tmp" || rc=$?
+"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/report.py" "$expect" "$tmp" || rc=$?
 mv "$tmp" "$out"
 trap - EXIT
 exit "$rc"

@@ -142,13 +142,15 @@ elif [ -L "$path" ]; then
 fi
 [ -d "$path" ] || [ -f "$path" ] || die "$shown: not a regular file or a directory"
 command -v spatch >/dev/null || die "spatch (coccinelle) is not installed"
-# The Python for spatch and for the scripts here: the distribution's
-# python3 where there is one (its packaged spatch was built for it).
+# The Python for spatch and for the scripts here: $MNCOMPAT_PYTHON, else
+# the distribution's python3 where there is one (its packaged spatch was
+# built for it).
 # spatch otherwise runs the python3 first in PATH to find it, and where
 # that is a version manager's shim (pyenv: hundreds of execs) each run
 # costs 0.2 s more.
-python=python3
-[ ! -x /usr/bin/python3 ] || python=/usr/bin/python3
+python=${MNCOMPAT_PYTHON:-python3}
+[ -n "${MNCOMPAT_PYTHON:-}" ] || [ ! -x /usr/bin/python3 ] ||
+	python=/usr/bin/python3
 
 # The scripts to run, in order, up to --to.
 # Every script of generation GEN runs, then none after it.

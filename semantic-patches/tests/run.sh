@@ -44,8 +44,9 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 . "$top/ci/tap.sh"
 
 # As convert.sh does: the distribution's python3, for spatch too.
-python=python3
-[ ! -x /usr/bin/python3 ] || python=/usr/bin/python3
+python=${MNCOMPAT_PYTHON:-python3}
+[ -n "${MNCOMPAT_PYTHON:-}" ] || [ ! -x /usr/bin/python3 ] ||
+	python=/usr/bin/python3
 
 # virtuals FILE: the virtual rules FILE declares, one a line.
 virtuals() {
