@@ -45,6 +45,10 @@
 #                   no mmu_notifier_range_init_owner()) plus a backported
 #                   ops->arch_invalidate_secondary_tlbs beside
 #                   invalidate_range, which its core still calls
+#   phytium-4.19    Phytium's 4.19 (AOSC's public tracking tree; no
+#                   distribution code): the 4.19 shape plus the 6.6
+#                   ops->arch_invalidate_secondary_tlbs beside
+#                   invalidate_range, as openeuler-5.10 has it
 #   mix-4.16-5.0    a pairwise mix no known kernel shipped: 4.16's
 #                   callbacks and ops->flags next to 5.0's range struct
 #                   (bool blockable, no flags), no helper, no interval
@@ -65,7 +69,7 @@ gen=$3
 
 case $gen in
 recreated-4.12 | 4.19 | 4.16 | 4.12 | 5.0 | 5.4 | sles-15-sp3 | rhel-8.2 | \
-	openeuler-5.10 | mix-4.16-5.0 | 3.16 | unknown) ;;
+	openeuler-5.10 | phytium-4.19 | mix-4.16-5.0 | 3.16 | unknown) ;;
 *) die "unknown generation $gen" ;;
 esac
 
@@ -127,29 +131,29 @@ in_range && match($0, /[a-z_]+;$/) {
 		print "\tvoid (*invalidate_page)(struct mmu_notifier *subscription,"
 		print "\t\t\t\tstruct mm_struct *mm, unsigned long address);"
 	}
-	if (has("4.19 4.16 rhel-8.2 mix-4.16-5.0"))
+	if (has("4.19 phytium-4.19 4.16 rhel-8.2 mix-4.16-5.0"))
 		print "\tunsigned long flags;"
 	next
 }
-/struct mmu_notifier \*\(\*alloc_notifier\)\(/ && has("openeuler-5.10") {
+/struct mmu_notifier \*\(\*alloc_notifier\)\(/ && has("openeuler-5.10 phytium-4.19") {
 	print "\tvoid (*arch_invalidate_secondary_tlbs)(struct mmu_notifier *subscription,"
 	print "\t\tstruct mm_struct *mm, unsigned long start, unsigned long end);"
 }
 /^#define MMU_NOTIFIER_RANGE_BLOCKABLE/ {
 	print
-	if (has("4.19 4.16 rhel-8.2 mix-4.16-5.0"))
+	if (has("4.19 phytium-4.19 4.16 rhel-8.2 mix-4.16-5.0"))
 		print "#define MMU_INVALIDATE_DOES_NOT_BLOCK\t(0x01)"
 	next
 }
-/int \(\*invalidate_range_start\)\(/ && has("4.19 4.16 4.12 rhel-8.2 mix-4.16-5.0 3.16") {
+/int \(\*invalidate_range_start\)\(/ && has("4.19 phytium-4.19 4.16 4.12 rhel-8.2 mix-4.16-5.0 3.16") {
 	getline
-	print "\t" (gen == "4.19" ? "int" : "void") \
+	print "\t" (has("4.19 phytium-4.19") ? "int" : "void") \
 		" (*invalidate_range_start)(struct mmu_notifier *subscription,"
 	print "\t\tstruct mm_struct *mm, unsigned long start, unsigned long end" \
-		(gen == "4.19" ? ", bool blockable);" : ");")
+		(has("4.19 phytium-4.19") ? ", bool blockable);" : ");")
 	next
 }
-/void \(\*invalidate_range_end\)\(/ && has("4.19 4.16 4.12 rhel-8.2 mix-4.16-5.0 3.16") {
+/void \(\*invalidate_range_end\)\(/ && has("4.19 phytium-4.19 4.16 4.12 rhel-8.2 mix-4.16-5.0 3.16") {
 	getline
 	print "\tvoid (*invalidate_range_end)(struct mmu_notifier *subscription,"
 	print "\t\tstruct mm_struct *mm, unsigned long start, unsigned long end);"
@@ -178,7 +182,7 @@ for field in $hide_fields; do
 	hide="$hide s/range->$field\\b/range->mncompat_fake_$field/g;"
 done
 case $gen in
-4.19 | 4.16 | 4.12 | 3.16)
+4.19 | phytium-4.19 | 4.16 | 4.12 | 3.16)
 	hide="$hide s/struct mmu_notifier_range\\b/struct mncompat_fake_range/g;"
 	hide="$hide s/mmu_notifier_range_blockable/mncompat_fake_blockable/g;"
 	hide="$hide s/mmu_interval_/mncompat_fake_interval_/g;"

@@ -463,6 +463,9 @@ fake_generation() {
 	case $gen in
 	recreated-4.12) want="INVALIDATE_PAGE RANGE_START_RANGE MMU_NOTIFIER_RANGE" ;;
 	4.19) want="RANGE_START_BLOCKABLE RANGE_END_VOID4 OPS_FLAGS_DOES_NOT_BLOCK !MMU_NOTIFIER_RANGE" ;;
+	phytium-4.19) want="RANGE_START_BLOCKABLE RANGE_END_VOID4
+		OPS_FLAGS_DOES_NOT_BLOCK INVALIDATE_RANGE
+		ARCH_INVALIDATE_SECONDARY_TLBS !MMU_NOTIFIER_RANGE" ;;
 	4.16) want="RANGE_START_VOID4 RANGE_END_VOID4 OPS_FLAGS_DOES_NOT_BLOCK
 		INVALIDATE_RANGE MMU_NOTIFIER_SYNCHRONIZE !INVALIDATE_PAGE
 		!MMU_NOTIFIER_RANGE !MMU_INTERVAL_NOTIFIER !MMU_NOTIFIER_GET" ;;
@@ -557,7 +560,7 @@ fake_generation() {
 if [ -n "$fake_base" ]; then
 	fakes=""
 	for gen in recreated-4.12 rhel-8.2 4.19 4.16 4.12 5.0 5.4 sles-15-sp3 \
-		openeuler-5.10 mix-4.16-5.0 3.16; do
+		openeuler-5.10 phytium-4.19 mix-4.16-5.0 3.16; do
 		fakes="$fakes fake-$gen"
 		job "fake-$gen" fake_generation "$gen"
 	done
