@@ -661,6 +661,11 @@ done <"$tmp/touched.ifs"
 braces='
 	{
 		line = $0
+		# #if chains: braces of an #else/#elif branch are counted in d
+		# only (e: first branches alone), to tell why they do not balance.
+		if (!c && line ~ /^[ \t]*#[ \t]*if/) sk[++n] = 0
+		else if (!c && n && line ~ /^[ \t]*#[ \t]*el(se|if)/) sk[n] = 1
+		else if (!c && n && line ~ /^[ \t]*#[ \t]*endif/) n--
 		if (!c && line ~ /^[ \t]*#/) { p = line ~ /\\$/; next }
 		if (p) { p = line ~ /\\$/; next }
 		out = ""
@@ -681,11 +686,21 @@ braces='
 			out = out line
 			line = ""
 		}
-		d += gsub(/[{]/, "", out)
-		d -= gsub(/[}]/, "", out)
+		alt = 0
+		for (i = 1; i <= n; i++) alt = alt || sk[i]
+		o = gsub(/[{]/, "", out)
+		k = gsub(/[}]/, "", out)
+		d += o - k
+		if (!alt) e += o - k
+		if (e < 0) { e = 0; ebad = 1 }
 		if (d < 0) { d = 0; if (!bad) bad = FNR }
 	}
-	END { if (!bad && d) bad = "end"; print bad + 0 == 0 && bad != "end" ? "ok" : bad }'
+	END {
+		if (!bad && d) bad = "end"
+		if (bad + 0 == 0 && bad != "end") print "ok"
+		else if (!ebad && !e) print "if"
+		else print bad
+	}'
 changed_files >"$tmp/touched.braces"
 while IFS= read -r rel; do
 	tr -d '\r' <"$tmp/orig/$rel" >"$tmp/lf"
@@ -697,13 +712,17 @@ while IFS= read -r rel; do
 	awk -v f="$rel" 'index($0, f ":") != 1 || / review:/' "$tmp/notes" \
 		>"$tmp/notes.keep"
 	mv "$tmp/notes.keep" "$tmp/notes"
-	if [ "$was" != ok ]; then
+	why="a macro opens or closes a block"
+	if [ "$was" = if ] || [ "$now" = if ]; then
+		where="they do in the first branch of every #if"
+		why="the #else or #elif branch of an #if opens or closes a block of its own (a function header under #if/#else, say)"
+	elif [ "$was" != ok ]; then
 		where="line $was"
 		[ "$was" != end ] || where="the end of the file"
 	else
 		where="after the conversion, $now"
 	fi
-	echo "$rel:1: [convert] review: the braces of this file do not balance outside preprocessor lines ($where): a macro opens or closes a block, so where a function ends is not what spatch sees. Not converted (a change there could leave a stray brace): convert it by hand" >>"$tmp/notes"
+	echo "$rel:1: [convert] review: the braces of this file do not balance outside preprocessor lines ($where): $why, so where a function ends is not what spatch sees. Not converted (a change there could leave a stray brace): convert it by hand" >>"$tmp/notes"
 done <"$tmp/touched.braces"
 
 # 5. Line ends as they were: a line the conversion kept keeps its own, a

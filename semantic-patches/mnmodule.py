@@ -358,9 +358,10 @@ def lex(text):
 
 
 def drop_unbalanced_branches(toks, directives):
-    """Tokens of every #if branch, except where a chain's branches do not
-    balance their braces: then only its first branch (a function whose
-    header is split by #if/#else would otherwise open twice)."""
+    """Tokens of every #if branch, except where a branch of a chain does
+    not balance its braces: then only its first branch (a function whose
+    header is split by #if/#else would otherwise open twice, whether or
+    not every branch opens it)."""
     events = []
     for line, d in directives:
         if not d:
@@ -395,7 +396,9 @@ def drop_unbalanced_branches(toks, directives):
                     elif t.t == '}':
                         n -= 1
             bal.append(n)
-        if any(x != 0 for x in bal) and len(set(bal)) > 1:
+        # Alternatives that open or close a block (each branch its own
+        # function header, say) are read as the first one alone.
+        if any(x != 0 for x in bal):
             drop.append((c[1], c[-1]))
     if not drop:
         return toks

@@ -710,6 +710,43 @@ check "a macro with an unbalanced brace: a review item, no stray brace written" 
 	sh -c 'test "$1" -eq 3 && grep -q "^  b.c:1: \[convert\] review: the braces of this file do not balance outside preprocessor lines (line 26)" "$2" && cmp -s "$3" "$4"' \
 	sh "$st" "$ct/brace.out" "$ct/brace/b.c" "$ct/brace.orig"
 
+# A function header under #if/#else, each branch opening the body (as
+# xpmem writes its range_end): the same review item, and it says why.
+mkdir -p "$ct/ifbrace"
+cat >"$ct/ifbrace/x.c" <<'EOF'
+#include <linux/mmu_notifier.h>
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 0, 0)
+static void x_end(struct mmu_notifier *mn, struct mm_struct *mm,
+		  unsigned long start, unsigned long end)
+{
+#else
+static void x_end(struct mmu_notifier *mn,
+		  const struct mmu_notifier_range *range)
+{
+	unsigned long start = range->start, end = range->end;
+#endif
+	x_drop(start, end);
+}
+
+static void x_page(struct mmu_notifier *mn, struct mm_struct *mm,
+		   unsigned long address)
+{
+	x_drop(address, address + PAGE_SIZE);
+}
+
+static const struct mmu_notifier_ops x_ops = {
+	.invalidate_page = x_page,
+	.invalidate_range_end = x_end,
+};
+EOF
+cp "$ct/ifbrace/x.c" "$ct/ifbrace.orig"
+"$cv" "$ct/ifbrace" --apply --to 4.13 >"$ct/ifbrace.out" 2>&1
+st=$?
+check "a header split by #if/#else: a review item that names the #else branch, nothing written" \
+	sh -c 'test "$1" -eq 3 && grep -q "^  x.c:1: \[convert\] review: the braces of this file do not balance outside preprocessor lines (they do in the first branch of every #if): the #else or #elif branch" "$2" && cmp -s "$3" "$4"' \
+	sh "$st" "$ct/ifbrace.out" "$ct/ifbrace/x.c" "$ct/ifbrace.orig"
+
 # --- the last moments of --apply -----------------------------------------
 # A signal after the last rename: every file is written, the run says so
 # and leaves nothing behind.

@@ -422,6 +422,34 @@ static int d_copy(unsigned long a, void *buf)
         self.assertIsNone(how)
         self.assertIn('only d_stats() in', unsure)
 
+    def test_header_split_by_if_else(self):
+        """A function whose header is under #if/#else, each branch
+        opening the body (xpmem's range_end): read as the first branch,
+        so the functions after it are not taken for its body."""
+        import mnmodule
+        f = self.write('x.c', '''#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 0, 0)
+static void r(struct mmu_notifier *mn, struct mm_struct *mm,
+\t      unsigned long start, unsigned long end)
+{
+#else
+static void r(struct mmu_notifier *mn,
+\t      const struct mmu_notifier_range *range)
+{
+\tunsigned long start = range->start;
+#endif
+\tspin_lock(&lock);
+\tspin_unlock(&lock);
+}
+
+static int attach(struct dev *d)
+{
+\treturn mmu_notifier_register(&d->mn, current->mm);
+}
+''')
+        m = mnmodule.build([f], {f: f})
+        self.assertEqual(m.sleep('r', f)[0], 'atomic')
+        self.assertEqual([g.name for g in m.funcs('attach', f)], ['attach'])
+
 
 def tap():
     """Run every test; "ok NAME" / "not-ok NAME" lines, then the
