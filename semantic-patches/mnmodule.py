@@ -190,7 +190,8 @@ rcu_read_unlock* srcu_read_lock* srcu_read_unlock* rcu_dereference*
 mutex_lock* mutex_unlock mutex_trylock down down_* up up_read up_write
 mmap_read_lock* mmap_read_unlock mmap_write_lock* mmap_write_unlock
 printk pr_* dev_dbg dev_info dev_warn dev_err dev_notice netdev_dbg trace_*
-dump_stack WARN* BUG* lockdep_* might_sleep might_resched might_lock
+dump_stack WARN* BUG* VM_BUG_ON* VM_WARN* BUILD_BUG_ON* lockdep_*
+might_sleep might_resched might_lock
 container_of likely unlikely READ_ONCE smp_mb smp_rmb smp_wmb
 smp_mb__before_atomic smp_mb__after_atomic smp_load_acquire barrier mb
 rmb wmb cpu_relax cond_resched wake_up* complete complete_all

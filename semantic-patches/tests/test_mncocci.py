@@ -450,6 +450,22 @@ static int attach(struct dev *d)
         self.assertEqual(m.sleep('r', f)[0], 'atomic')
         self.assertEqual([g.name for g in m.funcs('attach', f)], ['attach'])
 
+    def test_assertions_are_no_work(self):
+        """VM_BUG_ON() and friends check, they do no work that range_end
+        would have to redo (early HMM's invalidate_page)."""
+        import mnmodule
+        f = self.write('a.c', '''static void p(struct mmu_notifier *mn, struct mm_struct *mm,
+\t      unsigned long addr)
+{
+\tVM_BUG_ON(!mm->hmm);
+\tVM_WARN_ON_ONCE(addr & 1);
+\tBUILD_BUG_ON(sizeof(long) < 4);
+\tdrop(addr, addr + PAGE_SIZE);
+}
+''')
+        m = mnmodule.build([f], {f: f})
+        self.assertEqual(sorted(k[1] for k in m.work('p', f)), ['drop'])
+
 
 def tap():
     """Run every test; "ok NAME" / "not-ok NAME" lines, then the
