@@ -42,11 +42,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/mncompat-sp-tests.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 . "$top/ci/tap.sh"
-
-# As convert.sh does: the distribution's python3, for spatch too.
-python=${MNCOMPAT_PYTHON:-python3}
-[ -n "${MNCOMPAT_PYTHON:-}" ] || [ ! -x /usr/bin/python3 ] ||
-	python=/usr/bin/python3
+# MNCOMPAT_PYTHON: the Python of the kit's scripts, for spatch too.
+. "$top/ci/lib.sh"
+python=$MNCOMPAT_PYTHON
 
 # virtuals FILE: the virtual rules FILE declares, one a line.
 virtuals() {
