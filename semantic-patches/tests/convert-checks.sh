@@ -703,12 +703,20 @@ static const struct mmu_notifier_ops bdev_ops = {
 	.invalidate_range_start = bdev_start,
 };
 EOF
-cp "$ct/brace/b.c" "$ct/brace.orig"
-"$cv" "$ct/brace" --apply --to 4.13 >"$ct/brace.out" 2>&1
-st=$?
-check "a macro with an unbalanced brace: a review item, no stray brace written" \
-	sh -c 'test "$1" -eq 3 && grep -q "^  b.c:1: \[convert\] review: the braces of this file do not balance outside preprocessor lines (line 26)" "$2" && cmp -s "$3" "$4"' \
-	sh "$st" "$ct/brace.out" "$ct/brace/b.c" "$ct/brace.orig"
+# left_for_braces NAME FILE WHAT NOTE: convert.sh --apply on $ct/NAME/FILE
+# (one file) exits 3 with the review item "FILE:1: ... NOTE" and writes
+# nothing.
+left_for_braces() {
+	cp "$ct/$1/$2" "$ct/$1.orig"
+	"$cv" "$ct/$1" --apply --to 4.13 >"$ct/$1.out" 2>&1
+	lb_st=$?
+	check "$3: a review item, nothing written" \
+		sh -c 'test "$1" -eq 3 && grep -q "$2" "$3" && cmp -s "$4" "$5"' \
+		sh "$lb_st" "^  $2:1: \\[convert\\] review: the braces of this file do not balance outside preprocessor lines $4" \
+		"$ct/$1.out" "$ct/$1/$2" "$ct/$1.orig"
+}
+left_for_braces brace b.c "a macro with an unbalanced brace (no stray brace written)" \
+	"(line 26)"
 
 # A function header under #if/#else, each branch opening the body (as
 # xpmem writes its range_end): the same review item, and it says why.
@@ -740,12 +748,8 @@ static const struct mmu_notifier_ops x_ops = {
 	.invalidate_range_end = x_end,
 };
 EOF
-cp "$ct/ifbrace/x.c" "$ct/ifbrace.orig"
-"$cv" "$ct/ifbrace" --apply --to 4.13 >"$ct/ifbrace.out" 2>&1
-st=$?
-check "a header split by #if/#else: a review item that names the #else branch, nothing written" \
-	sh -c 'test "$1" -eq 3 && grep -q "^  x.c:1: \[convert\] review: the braces of this file do not balance outside preprocessor lines (they do in the first branch of every #if): the #else or #elif branch" "$2" && cmp -s "$3" "$4"' \
-	sh "$st" "$ct/ifbrace.out" "$ct/ifbrace/x.c" "$ct/ifbrace.orig"
+left_for_braces ifbrace x.c "a header split by #if/#else (the item names the #else branch)" \
+	"(they do in the first branch of every #if): the #else or #elif branch"
 
 # --- the last moments of --apply -----------------------------------------
 # A signal after the last rename: every file is written, the run says so
