@@ -150,17 +150,23 @@ native_check() {
 	nc_relocs=$("$tests/ops-relocs.sh" "$nc_build/mirror.o" mirror_mn_ops \
 		"$nc_build/ops_offsets.o") || nc_relocs=
 	echo "$nc_relocs" | sed "s/^/# $nc_name: ops table: /"
+	# The field the secondary-TLB hook belongs in: invalidate_range
+	# wherever the kernel has it (its core calls it, also beside a
+	# backported arch_invalidate_secondary_tlbs), else the 6.6 field.
+	nc_hook=
+	if has "$nc_cfg" INVALIDATE_RANGE; then
+		nc_hook=invalidate_range
+	elif has "$nc_cfg" ARCH_INVALIDATE_SECONDARY_TLBS; then
+		nc_hook=arch_invalidate_secondary_tlbs
+	fi
 	if has "$nc_cfg" RANGE_START_RANGE && has "$nc_cfg" RANGE_END_RANGE &&
 		! has "$nc_cfg" INVALIDATE_PAGE; then
 		nc_expect="release mirror_release
 invalidate_range_start mirror_invalidate_range_start
 invalidate_range_end mirror_invalidate_range_end"
 		nc_tlbs=
-		# The hook goes to invalidate_range wherever the kernel has
-		# it (its core calls it, also beside a backported
-		# arch_invalidate_secondary_tlbs); 6.6+ refuses the hook next
-		# to range callbacks: left out.
-		if has "$nc_cfg" INVALIDATE_RANGE; then
+		# 6.6+ refuses the hook next to range callbacks: left out.
+		if [ "$nc_hook" = invalidate_range ]; then
 			nc_expect="$nc_expect
 invalidate_range mirror_invalidate_secondary_tlbs"
 			! has "$nc_cfg" ARCH_INVALIDATE_SECONDARY_TLBS ||
@@ -193,15 +199,8 @@ invalidate_range mirror_invalidate_secondary_tlbs"
 			not_ok "$nc_name: pre-5.0 forms but range_start/end are not trampolines"
 		fi
 	fi
-	# The hook-only table: the hook in the field the kernel's core calls
-	# (invalidate_range wherever it is there, also beside a backported
-	# arch_invalidate_secondary_tlbs), straight at the driver's function.
-	nc_hook=
-	if has "$nc_cfg" INVALIDATE_RANGE; then
-		nc_hook=invalidate_range
-	elif has "$nc_cfg" ARCH_INVALIDATE_SECONDARY_TLBS; then
-		nc_hook=arch_invalidate_secondary_tlbs
-	fi
+	# The hook-only table: the hook in that field, straight at the
+	# driver's function.
 	case $nc_build in *NO_TLBS*) nc_hook= ;; esac
 	[ -n "$nc_hook" ] || return 0
 	nc_tlb=$("$tests/ops-relocs.sh" "$nc_build/mirror.o" mirror_tlb_ops \
