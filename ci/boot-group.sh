@@ -47,8 +47,8 @@ for s; do
 		harness_row "$suite" "ci/stage-suite.sh failed: $(grep '^error:' "$log" | tail -n 1)"
 	elif [ ! -d "$results/$k/$suite" ]; then
 		# Not for this kernel (its needs lines): "SUITE<TAB>WHY<TAB>KERNEL".
-		printf '%s\t%s\t%s\n' "$suite" "$("$MNCOMPAT_TOP/ci/suite-needs.sh" \
-			"$s" "$results/$k/properties" | tr '\n' ';' | sed 's/;$//')" "$k" \
+		printf '%s\t%s\t%s\n' "$suite" "$("$MNCOMPAT_PYTHON" \
+			"$MNCOMPAT_TOP/ci/matrix_model.py" needs "$s" "$results/$k/properties" | tr '\n' ';' | sed 's/;$//')" "$k" \
 			>>"$results/$k/not-run.tsv"
 	else
 		dirs="$dirs $results/$k/$suite"

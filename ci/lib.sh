@@ -96,24 +96,16 @@ EOT
 	echo "$wke_file"
 }
 
-# kernel_line NAME: print the kernels.list row for NAME, or fail.
-kernel_line() {
-	awk -v n="$1" '$1 == n && $1 !~ /^#/ { print; found = 1 } END { exit !found }' \
-		"$KERNELS_LIST" || die "kernel '$1' is not in $KERNELS_LIST"
-}
-
-# check_kernels NAME...: fail unless every NAME is a row of the matrix.
+# check_kernels NAME...: fail unless every NAME is a row of the matrix
+# (ci/matrix_model.py reads ci/kernels.list).
 check_kernels() {
-	_missing=$(awk -v want="$*" '$1 !~ /^#/ && NF { have[$1] = 1 }
-		END { n = split(want, w, " ")
-			for (i = 1; i <= n; i++) if (!(w[i] in have)) { print w[i]; exit } }' \
-		"$KERNELS_LIST")
-	[ -z "$_missing" ] || die "kernel '$_missing' is not in $KERNELS_LIST"
+	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" check-kernels \
+		"$KERNELS_LIST" "$@" || exit 1
 }
 
 # kernel_names: every kernel in the matrix, in order.
 kernel_names() {
-	awk '$1 !~ /^#/ && NF { print $1 }' "$KERNELS_LIST"
+	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" names "$KERNELS_LIST"
 }
 
 # selected_kernels: the kernels of $KERNELS (comma or space separated), or

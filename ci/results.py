@@ -19,6 +19,8 @@ import re
 import sys
 from collections import namedtuple
 
+import matrix_model
+
 Cell = namedtuple("Cell", "kernel suite test result detail want label "
                           "unexpected")
 
@@ -39,13 +41,8 @@ def load_expectations(path):
 def kernel_env(results_dir, kernel):
     """The KEY=VALUE lines of RESULTS_DIR/KERNEL/kernel.env, a copy of the
     kernel's env file (ci/boot-group.sh), as a dict."""
-    env = {}
-    for line in read_text(os.path.join(results_dir, kernel,
-                                       "kernel.env")).splitlines():
-        key, sep, value = line.partition("=")
-        if sep:
-            env[key] = value.strip("'")
-    return env
+    return matrix_model.read_env(os.path.join(results_dir, kernel,
+                                              "kernel.env"))
 
 
 def lacks_rules(results_dir, kernels):
@@ -250,15 +247,8 @@ def retries(results_dir, cells):
 
 def compat_macros(results_dir, kernel):
     """Names X of '#define MNCOMPAT_HAVE_X 1' in the kernel's config."""
-    text = read_text(os.path.join(results_dir, kernel, "compat",
-                                  "mncompat_config.h"))
-    macros = []
-    for line in text.splitlines():
-        words = line.split()
-        if len(words) == 3 and words[0] == "#define" and words[2] == "1" \
-                and words[1].startswith("MNCOMPAT_HAVE_"):
-            macros.append(words[1][len("MNCOMPAT_HAVE_"):])
-    return macros
+    return matrix_model.config_macros(os.path.join(
+        results_dir, kernel, "compat", "mncompat_config.h"))
 
 
 def suite_line(suite_dir, bootdir):

@@ -35,7 +35,7 @@
 #   timeout SECONDS   kill the guest after this long (default 300)
 #   needs WORD...     run only on a kernel that has every WORD (no needs
 #                     line: every kernel; several: any one of them will
-#                     do; ci/suite-needs.sh): a property of the kernel
+#                     do; ci/matrix_model.py): a property of the kernel
 #                     (ci/kernel-properties.sh: a compat probe that
 #                     compiled, e.g. invalidate_page; a config option set,
 #                     e.g. CONFIG_NUMA; kmemleak on at boot; kind=user;
@@ -63,8 +63,12 @@ suite=$(basename "$suite_file" .suite)
 . "$env_file"
 kernel=$KERNEL_NAME
 [ -r "$suite_file" ] || die "no suite file $suite_file"
-grep -q '^kernels[[:space:]]' "$suite_file" &&
-	die "$suite_file: a suite says what it needs of a kernel ('needs' lines), not which kernels"
+model() {
+	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" "$@"
+}
+# The suite's steps, checked (ci/matrix_model.py: an unknown directive or
+# a converted-module without its mode is an error here).
+steps=$(model steps "$suite_file") || exit 1
 # One compat probe pass per kernel, shared by its suites; the kernel's
 # properties beside it (ci/kernel-properties.sh), for the needs lines.
 mkdir -p "$(dirname "$rundir")"
@@ -75,7 +79,7 @@ props=$kdir_results/properties
 	>"$props.tmp$$"
 mv "$props.tmp$$" "$props"
 rc=0
-why=$("$MNCOMPAT_TOP/ci/suite-needs.sh" "$suite_file" "$props") || rc=$?
+why=$(model needs "$suite_file" "$props") || rc=$?
 [ "$rc" -le 1 ] || exit 1
 if [ "$rc" -eq 1 ]; then
 	# Not for this kernel: nothing is written for the suite.
@@ -89,7 +93,7 @@ rundir=$(cd "$rundir" && pwd)
 staging=$rundir/staging
 mkdir -p "$staging/modules" "$staging/tests"
 : >"$staging/plan"
-timeout_s=300 modules="" build_failed="" qemu_args="" append="" wrap=""
+modules="" build_failed="" wrap=""
 
 # tree_sum DIR...: a digest of stdin and of the files under each DIR
 # (names relative to DIR, and contents): the key of a build that reads only
@@ -118,14 +122,6 @@ build_guest_binary() {
 	rmdir "$rundir/test-$_name"
 }
 
-# top_path PATH: PATH as is when absolute, else relative to the repo top.
-top_path() {
-	case $1 in
-	/*) echo "$1" ;;
-	*) echo "$MNCOMPAT_TOP/$1" ;;
-	esac
-}
-
 # stage_kernel_module NAME: copy NAME and what it depends on from the
 # kernel's module tree (modules.dep), dependencies first, and plan insmod.
 stage_kernel_module() {
@@ -147,20 +143,16 @@ stage_kernel_module() {
 build_start=$(date +%s%N)
 while read -r directive arg; do
 	case $directive in
-	'' | '#'*) continue ;;
+	'') continue ;;	# a suite of no steps
 	module | converted-module)
 		# shellcheck disable=SC2086
 		set -- $arg
-		dir=$(top_path "$1")
+		dir=$1
 		shift
 		name=$(basename "$dir")
 		if [ "$directive" = converted-module ]; then
-			mode=${1-}
-			shift || true
-			case $mode in
-			--compat | --native | --atomic) ;;
-			*) die "$suite_file: converted-module $(basename "$dir"): give --compat, --native or --atomic after the directory" ;;
-			esac
+			mode=$1
+			shift
 			naive=
 			case ${1-} in
 			--naive=*)
@@ -201,28 +193,26 @@ while read -r directive arg; do
 		;;
 	test)
 		name=$(basename "$arg" .c)
-		build_guest_binary "$(top_path "$arg")" "$staging/tests/$name"
+		build_guest_binary "$arg" "$staging/tests/$name"
 		echo "step $name $wrap/tests/$name" >>"$staging/plan"
 		;;
 	exec)
 		name=$(basename "$arg")
 		name=${name%.*}
-		cp "$(top_path "$arg")" "$staging/tests/$name"
+		cp "$arg" "$staging/tests/$name"
 		chmod 755 "$staging/tests/$name"
 		echo "step $name $wrap/tests/$name" >>"$staging/plan"
 		;;
 	wrapper)
 		# /suite is the running suite's folder (ci/guest/init).
-		build_guest_binary "$(top_path "$arg")" "$staging/wrapper"
+		build_guest_binary "$arg" "$staging/wrapper"
 		wrap="/suite/wrapper "
 		;;
-	timeout) timeout_s=$arg ;;
-	needs | alone) ;;
-	qemu) qemu_args="$qemu_args $arg" ;;
-	append) append="$append $arg" ;;
-	*) die "$suite_file: unknown directive '$directive'" ;;
+	*) die "$suite_file: step '$directive' (ci/matrix_model.py's steps)" ;;
 	esac
-done <"$suite_file"
+done <<EOF
+$steps
+EOF
 # Seconds the module and guest test builds took (matrix.html shows them).
 awk -v ns=$(($(date +%s%N) - build_start)) 'BEGIN { printf "%.3f\n", ns / 1e9 }' \
 	>"$rundir/build-seconds"
@@ -240,8 +230,4 @@ for name in $modules; do
 	echo "step rmmod:$name rmmod $name" >>"$staging/plan"
 done
 
-{
-	echo "timeout_s=$timeout_s"
-	echo "qemu_args='$qemu_args'"
-	echo "append='$append'"
-} >"$rundir/boot.conf"
+model boot-conf "$suite_file" >"$rundir/boot.conf"

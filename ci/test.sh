@@ -36,6 +36,8 @@ part() {
 
 part style "$MNCOMPAT_TOP/ci/check-style.sh"
 part templates "$MNCOMPAT_TOP/ci/tests/check-templates.sh"
+# The matrix's model (ci/matrix_model.py): suites, needs, boots, the plan.
+part matrix-model "$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/tests/test_matrix_model.py"
 part model "$MNCOMPAT_TOP/drivers-sample/mirror/model/run.sh"
 part kernel-patches "$MNCOMPAT_TOP/kernel-patches/check-series.sh" \
 	"$("$MNCOMPAT_TOP/ci/unpack-source.sh" 6.1)"

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Usage: ci/tests/check-cells.sh RESULTS_DIR
 # Which suites ran where (the "needs" lines of the suites,
-# ci/suite-needs.sh, against each kernel's properties):
+# ci/matrix_model.py, against each kernel's properties):
 #   cells      for each packaged kernel of RESULTS_DIR (a run of every
 #              suite with --selftests, make test's matrix part), the suites
 #              that ran are those of ci/tests/fixtures/packaged-cells (the
 #              self-tests of the first kernel aside), no more, no fewer
-#   the words  ci/suite-needs.sh on a made-up kernel: all words of a line,
+#   the words  ci/matrix_model.py needs on a made-up kernel: all words of a line,
 #              any line, !, |, release>=, and a misspelt word is an error
 # Output: "ok N - ...", then "cells: N passed, M failed".
 set -eu
@@ -44,7 +44,7 @@ for kdir in "$results"/*/; do
 done
 
 # needs WANT LINE...: a suite of the needs LINEs on the made-up kernel;
-# ci/suite-needs.sh must exit WANT.
+# ci/matrix_model.py needs must exit WANT.
 props=$work/props
 printf '%s\n' kind=user release=4.12.4 invalidate_page CONFIG_NUMA kmemleak >"$props"
 needs() {
@@ -52,7 +52,8 @@ needs() {
 	shift
 	printf 'needs %s\n' "$@" >"$work/t.suite"
 	_rc=0
-	"$MNCOMPAT_TOP/ci/suite-needs.sh" "$work/t.suite" "$props" >"$work/t.out" 2>&1 || _rc=$?
+	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" needs "$work/t.suite" \
+		"$props" >"$work/t.out" 2>&1 || _rc=$?
 	if [ "$_rc" -eq "$_want" ]; then
 		ok "needs $(printf '%s; ' "$@")exit $_want"
 	else

@@ -1,0 +1,582 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The matrix as one model (standard library only): the kernels of
+ci/kernels.list and their env files, the suite files, and the plan of a
+run made from them. This is the one place that parses a suite file, a
+kernel's env file and compat's mncompat_config.h; the shell scripts of
+ci/ ask it (the commands at the end) and do the leaf actions (prepare a
+kernel, build a module, boot a guest).
+
+A kernel's env file (ci/lib.sh write_kernel_env, ci/prepare-kernel.sh) is
+KEY=VALUE lines, a value with blanks in single quotes: the scripts source
+it, this model reads it.
+
+A suite file has one directive per line; ci/stage-suite.sh's header says
+what each does. Parsing checks them all: an unknown directive, a
+converted-module without its mode or a "kernels" line is an error of the
+suite (a failing "harness" row for each of its runs, the others still
+run).
+"""
+import hashlib
+import os
+import re
+import shlex
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_TIMEOUT = 300
+MODES = ("--compat", "--native", "--atomic")
+DIRECTIVES = ("module", "converted-module", "kmod", "test", "exec",
+              "wrapper", "timeout", "needs", "qemu", "append", "alone")
+KINDS = ("deb", "src", "user")
+
+
+class ModelError(Exception):
+    """A suite, row or env file the model refuses; str() says why."""
+
+
+def read_env(path):
+    """The KEY=VALUE lines of an env file as a dict ('' when it is not
+    there)."""
+    env = {}
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError:
+        return env
+    for line in text.splitlines():
+        key, sep, value = line.partition("=")
+        if sep and re.match(r"^[A-Z_][A-Z0-9_]*$", key):
+            env[key] = value.strip("'")
+    return env
+
+
+def env_line(key, value):
+    """KEY=VALUE as the env file holds it (single quotes around a value
+    with blanks or quotes; none may hold a single quote)."""
+    if "'" in value:
+        raise ModelError(f"{key}: a value with a single quote: {value}")
+    if re.search(r"[\s\"$`\\]", value) or key in QUOTED:
+        return f"{key}='{value}'\n"
+    return f"{key}={value}\n"
+
+
+# The env file's fields that are always quoted (they may hold blanks).
+QUOTED = ("KERNEL_VERSION", "KERNEL_APPEND", "KERNEL_LACKS")
+
+
+def config_macros(header):
+    """Names X of '#define MNCOMPAT_HAVE_X 1' in compat's
+    mncompat_config.h (compat/configure.sh), in order; [] when there is
+    no header."""
+    try:
+        with open(header) as f:
+            text = f.read()
+    except OSError:
+        return []
+    macros = []
+    for line in text.splitlines():
+        m = re.match(r"^#define MNCOMPAT_HAVE_([A-Z0-9_]+) 1$", line)
+        if m:
+            macros.append(m.group(1))
+    return macros
+
+
+def list_words(path):
+    """The first words of a list file's lines (comments and blank lines
+    left out), in order."""
+    words = []
+    with open(path) as f:
+        for line in f:
+            fields = line.split()
+            if fields and not fields[0].startswith("#"):
+                words.append(fields)
+    return words
+
+
+class KernelRow:
+    """One row of ci/kernels.list: name, kind, series (or build tree),
+    and the kind's other fields."""
+
+    def __init__(self, fields, path="kernels.list"):
+        self.fields = fields
+        self.name = fields[0]
+        self.kind = fields[1] if len(fields) > 1 else ""
+        self.path = path
+
+    def arg(self, i):
+        """Field I (0-based), '-' when the row has none."""
+        return self.fields[i] if len(self.fields) > i else "-"
+
+    def append(self):
+        """The row's boot arguments, blank-separated."""
+        a = self.arg(5)
+        return "" if a == "-" else a.replace(",", " ")
+
+    def patches(self):
+        """The kernel-patches series of a source row, else '-'."""
+        return self.arg(4) if self.kind == "src" else "-"
+
+    def lacks(self, lacks_list):
+        """The ci/lacks.list features a user row says it lacks."""
+        if self.kind != "user" or self.arg(6) == "-":
+            return []
+        field = self.arg(6)
+        if not field.startswith("lacks="):
+            raise ModelError(f"{self.name}: want lacks=FEATURE,... (or -) "
+                             f"as the 7th field, not '{field}'")
+        features = [f for f in field[len("lacks="):].split(",")
+                    if f and f != "-"]
+        known = sorted({w[0] for w in list_words(lacks_list)})
+        for f in features:
+            if f not in known:
+                raise ModelError(f"{self.name}: lacks={f}: not a feature of "
+                                 f"ci/lacks.list ({' '.join(known)} )")
+        return features
+
+    def generation(self, release):
+        """The generation the kernel stands for (the reports order kernels
+        by it): a re-created kernel's is its series', any other's its
+        release's X.Y."""
+        patches = self.patches()
+        if patches != "-":
+            series = os.path.join(TOP, "kernel-patches", patches, "series")
+            with open(series) as f:
+                for line in f:
+                    m = re.match(r"^# generation: ([0-9.]+)", line)
+                    if m:
+                        return m.group(1)
+            raise ModelError(f"kernel-patches/{patches}/series has no "
+                             "'# generation: X.Y' line")
+        m = re.match(r"^([0-9]+\.[0-9]+)", release)
+        return m.group(1) if m else ""
+
+
+def kernel_rows(path):
+    """The rows of a kernels.list, in order."""
+    return [KernelRow(f, path) for f in list_words(path)]
+
+
+def kernel_row(path, name):
+    for row in kernel_rows(path):
+        if row.name == name:
+            return row
+    raise ModelError(f"kernel '{name}' is not in {path}")
+
+
+def known_words():
+    """The needs words a kernel can have besides CONFIG_ options and
+    release>=X.Y: the compat probes, recreated[=SERIES], kmemleak and the
+    kinds."""
+    words = set()
+    for p in os.listdir(os.path.join(TOP, "compat", "probes")):
+        if p.endswith(".c"):
+            words.add(p[:-2])
+    patches = os.path.join(TOP, "kernel-patches")
+    for s in os.listdir(patches):
+        if os.path.exists(os.path.join(patches, s, "series")):
+            words.add(f"recreated={s}")
+    words.update(["recreated", "kmemleak"] + [f"kind={k}" for k in KINDS])
+    return words
+
+
+class Kernel:
+    """A prepared kernel: its env file (the handle ci/prepare-kernel.sh
+    prints) and what a suite's needs lines test of it."""
+
+    def __init__(self, env_file):
+        self.env_file = env_file
+        self.env = read_env(env_file)
+        if "KERNEL_NAME" not in self.env:
+            raise ModelError(f"{env_file}: not a kernel env file "
+                             "(no KERNEL_NAME; ci/prepare-kernel.sh)")
+        self.name = self.env["KERNEL_NAME"]
+
+    def properties(self, config_dir):
+        """The kernel's properties, one word each (ci/stage-suite.sh
+        writes them beside its results for the needs lines): kind=KIND,
+        recreated and recreated=SERIES, release=RELEASE, each compat probe
+        that compiled (lower case), each CONFIG_ option set to y or m,
+        kmemleak when it is built in and on at boot."""
+        env = self.env
+        props = [f"kind={env.get('KERNEL_KIND', '')}"]
+        patches = env.get("KERNEL_PATCHES", "-") or "-"
+        if patches != "-":
+            props += ["recreated", f"recreated={patches}"]
+        props.append(f"release={env.get('KERNEL_RELEASE', '')}")
+        props += [m.lower() for m in config_macros(
+            os.path.join(config_dir, "mncompat_config.h"))]
+        config = {}
+        with open(os.path.join(env.get("KDIR", ""), "include", "config",
+                               "auto.conf")) as f:
+            for line in f:
+                m = re.match(r"^(CONFIG_[A-Za-z0-9_]+)=(.*)$",
+                             line.rstrip("\n"))
+                if m:
+                    config[m.group(1)] = m.group(2)
+                    if m.group(2) in ("y", "m"):
+                        props.append(m.group(1))
+        if config.get("CONFIG_DEBUG_KMEMLEAK") == "y":
+            on = config.get("CONFIG_DEBUG_KMEMLEAK_DEFAULT_OFF") != "y"
+            for arg in env.get("KERNEL_APPEND", "").split():
+                if arg == "kmemleak=off":
+                    on = False
+                elif arg == "kmemleak=on":
+                    on = True
+            if on:
+                props.append("kmemleak")
+        return props
+
+
+def release_number(release):
+    """X.Y.Z... as a number that compares as releases do."""
+    parts = [int(p) for p in re.split(r"[^0-9]+", release) if p][:3]
+    parts += [0] * (3 - len(parts))
+    return (parts[0] * 1000 + parts[1]) * 1000 + parts[2]
+
+
+class Suite:
+    """A suite file, parsed and checked once."""
+
+    def __init__(self, path):
+        self.path = path
+        self.name = os.path.basename(path)
+        if self.name.endswith(".suite"):
+            self.name = self.name[:-len(".suite")]
+        self.steps = []         # (directive, [args]) in file order
+        self.needs = []         # (line number, line, [words])
+        self.timeout = DEFAULT_TIMEOUT
+        self.alone = False
+        self.qemu = ""          # " ARGS" per qemu line, as boot.sh adds them
+        self.append = ""
+        self.boot_lines = []    # the qemu and append lines, as written
+        with open(path) as f:
+            lines = f.read().splitlines()
+        for n, line in enumerate(lines, 1):
+            self._parse(n, line)
+
+    def _error(self, why):
+        raise ModelError(f"{self.path}: {why}")
+
+    def _parse(self, n, line):
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            return
+        directive, args = words[0], words[1:]
+        rest = line.strip()[len(directive):].strip()
+        if directive == "kernels":
+            self._error("a suite says what it needs of a kernel ('needs' "
+                        "lines), not which kernels")
+        if directive not in DIRECTIVES:
+            self._error(f"unknown directive '{directive}'")
+        if directive == "converted-module":
+            if len(args) < 2 or args[1] not in MODES:
+                name = os.path.basename(args[0]) if args else "?"
+                self._error(f"converted-module {name}: give --compat, "
+                            "--native or --atomic after the directory")
+        if directive in ("module", "converted-module", "kmod", "test",
+                         "exec", "wrapper") and not args:
+            self._error(f"line {n}: {directive} needs an argument")
+        if directive == "timeout":
+            if len(args) != 1 or not args[0].isdigit() or int(args[0]) < 1:
+                self._error(f"line {n}: timeout wants seconds")
+            self.timeout = int(args[0])
+        elif directive == "alone":
+            self.alone = True
+        elif directive == "needs":
+            self.needs.append((n, line, args))
+        elif directive in ("qemu", "append"):
+            self.boot_lines.append(line)
+            setattr(self, directive, getattr(self, directive) + " " + rest)
+        else:
+            self.steps.append((directive, args))
+
+    def boot_group(self):
+        """Suites of a kernel in the same group share one boot: a suite
+        that says "alone" or takes more than the default timeout is a
+        group of its own; the others group by their qemu and append
+        lines."""
+        if self.alone or self.timeout > DEFAULT_TIMEOUT:
+            return self.name
+        lines = "\n".join(sorted(self.boot_lines)) + "\n"
+        return "shared-" + hashlib.sha256(lines.encode()).hexdigest()[:12]
+
+    def unmet_needs(self, props, known=None):
+        """[] when a kernel of PROPS (its property words) meets one of the
+        needs lines (or there is none), else the needs lines, none met.
+        A word no kernel can have is a ModelError."""
+        if known is None:
+            known = known_words()
+        have = set(props)
+        release = next((p[len("release="):] for p in props
+                        if p.startswith("release=")), "")
+
+        def atom(a):
+            neg = a.startswith("!")
+            a = a[1:] if neg else a
+            if a.startswith("release>="):
+                r = release_number(release) >= \
+                    release_number(a[len("release>="):])
+            else:
+                r = a in have
+            return r != neg
+
+        self.check_needs(known)
+        unmet = []
+        for _n, line, words in self.needs:
+            if words and all(any(atom(a) for a in w.split("|"))
+                             for w in words):
+                return []
+            unmet.append(line)
+        return unmet
+
+    def check_needs(self, known):
+        """A ModelError for the first needs word no kernel can have."""
+        for n, _line, words in self.needs:
+            for w in words:
+                for a in w.split("|"):
+                    a = a[1:] if a.startswith("!") else a
+                    if a.startswith("release>="):
+                        ok = re.match(r"^[0-9]+(\.[0-9]+)*$",
+                                      a[len("release>="):])
+                    else:
+                        ok = a in known or re.match(r"^CONFIG_[A-Z0-9_]+$", a)
+                    if not ok:
+                        raise ModelError(
+                            f"{self.path}:{n}: needs {a}: no kernel has that "
+                            "(a compat probe of compat/probes/, CONFIG_NAME, "
+                            "recreated[=SERIES of kernel-patches/], kmemleak, "
+                            "kind=deb|src|user, release>=X.Y)")
+
+    def boot_conf(self):
+        """ci/boot-suites.sh's boot.conf of the suite (sourced there)."""
+        return (f"timeout_s={self.timeout}\nqemu_args='{self.qemu}'\n"
+                f"append='{self.append}'\n")
+
+    def step_lines(self):
+        """The suite's build and run steps for ci/stage-suite.sh, one a
+        line: DIRECTIVE PATH [MODE [--naive=HOW]] [MAKEVAR=VALUE...], a
+        path relative to the repository top made absolute."""
+        out = []
+        for directive, args in self.steps:
+            args = list(args)
+            if directive != "kmod" and not args[0].startswith("/"):
+                args[0] = os.path.join(TOP, args[0])
+            out.append(" ".join([directive] + args))
+        return out
+
+
+def plan(kernels, suite_paths, extra, hints):
+    """The suite runs of a matrix run: (kernel, group, cost, suite path)
+    for every suite on every kernel (the kernel's properties are known only
+    once it is prepared: ci/stage-suite.sh leaves a suite out then), EXTRA
+    being {kernel: [more suite paths]}. The cost is the last run's seconds
+    from HINTS {(kernel, suite): seconds}, else the suite's timeout. A
+    suite the model refuses is a group of its own (its staging fails with
+    the model's error, a harness row)."""
+    runs = []
+    for k in kernels:
+        for path in suite_paths + extra.get(k, []):
+            try:
+                s = Suite(path)
+                name, group, timeout = s.name, s.boot_group(), s.timeout
+            except ModelError:
+                name = os.path.basename(path)[:-len(".suite")]
+                group, timeout = name, DEFAULT_TIMEOUT
+            runs.append((k, group, hints.get((k, name), timeout), path))
+    return runs
+
+
+def boots(runs):
+    """One boot per (kernel, group) of RUNS: (cost, kernel, [suite paths])
+    in the order of the runs, then longest first (a stable sort)."""
+    order, cost, files = [], {}, {}
+    for k, group, c, path in runs:
+        key = (k, group)
+        if key not in cost:
+            order.append(key)
+            cost[key], files[key] = 0, []
+        cost[key] += c
+        files[key].append(path)
+    out = [(cost[key], key[0], files[key]) for key in order]
+    out.sort(key=lambda b: -b[0])
+    return out
+
+
+def suite_name(path):
+    return os.path.basename(path)[:-len(".suite")]
+
+
+def plan_makefile(kernels, boot_list, work, results):
+    """The run's makefile: each kernel prepared after the one before it
+    (ci/matrix-prepare.sh), each boot (ci/boot-group.sh) once its kernel
+    is; "all" lists the preparations first, then the boots longest
+    first."""
+    q = shlex.quote
+    ci = os.path.join(TOP, "ci")
+    lines = ["# Generated by ci/matrix_model.py (ci/matrix.sh).",
+             ".PHONY: all"]
+    prev = None
+    for k in kernels:
+        lines.append(f".PHONY: prepare/{k}")
+        lines.append(f"prepare/{k}:" + (f" | prepare/{prev}" if prev else ""))
+        lines.append(f"\t@{q(os.path.join(ci, 'matrix-prepare.sh'))} {k} "
+                     f"{q(work)}")
+        prev = k
+    targets = []
+    for _cost, k, files in boot_list:
+        target = f"boot/{k}/{suite_name(files[0])}"
+        targets.append(target)
+        lines.append(f".PHONY: {target}")
+        lines.append(f"{target}: | prepare/{k}")
+        lines.append(f"\t@{q(os.path.join(ci, 'boot-group.sh'))} {k} "
+                     f"{q(work)} {q(results)} "
+                     + " ".join(q(f) for f in files))
+    lines.append("all: " + " ".join([f"prepare/{k}" for k in kernels]
+                                    + targets))
+    return "\n".join(lines) + "\n"
+
+
+def read_hints(path):
+    """The last run's seconds per (kernel, suite): "KERNEL SUITE SECONDS"
+    lines (ci/matrix.sh writes them), a scheduling hint only."""
+    hints = {}
+    try:
+        with open(path) as f:
+            for line in f:
+                w = line.split()
+                if len(w) == 3 and w[2].isdigit():
+                    hints.setdefault((w[0], w[1]), int(w[2]))
+    except OSError:
+        pass
+    return hints
+
+
+def write_file(path, text):
+    """PATH holds TEXT, written whole (a reader never sees half)."""
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def cmd_plan(args):
+    """plan WORK RESULTS HINTS KERNELS SELFTESTS SUITE...: write WORK/suites,
+    WORK/boots and WORK/plan.mk (KERNELS and SELFTESTS blank-separated;
+    the self-tests run on the first kernel, "leak" on every kernel when
+    there are any)."""
+    work, results, hints, kernels, selftests = args[:5]
+    kernels, selftests = kernels.split(), selftests.split()
+    extra = {}
+    for i, k in enumerate(kernels):
+        names = (selftests if i == 0 else []) + (["leak"] if selftests
+                                                 else [])
+        extra[k] = [os.path.join(TOP, "ci", "selftest", f"{n}.suite")
+                    for n in names]
+    runs = plan(kernels, args[5:], extra, read_hints(hints))
+    boot_list = boots(runs)
+    write_file(os.path.join(work, "suites"), "".join(
+        f"{k} {g} {c} {p}\n" for k, g, c, p in runs))
+    write_file(os.path.join(work, "boots"), "".join(
+        f"{c} {k} {' '.join(files)}\n" for c, k, files in boot_list))
+    write_file(os.path.join(work, "plan.mk"),
+               plan_makefile(kernels, boot_list, work, results))
+
+
+def cmd_needs(args):
+    """needs SUITE PROPERTIES: exit 0 when the kernel meets the suite's
+    needs, else print the needs lines and exit 1; exit 2 on a word no
+    kernel has."""
+    suite, props = args
+    with open(props) as f:
+        words = f.read().split()
+    unmet = Suite(suite).unmet_needs(words)
+    for line in unmet:
+        print(line)
+    return 1 if unmet else 0
+
+
+def cmd_properties(args):
+    env_file, config_dir = args
+    for p in Kernel(env_file).properties(config_dir):
+        print(p)
+
+
+def cmd_steps(args):
+    suite = Suite(args[0])
+    for line in suite.step_lines():
+        print(line)
+
+
+def cmd_boot_conf(args):
+    sys.stdout.write(Suite(args[0]).boot_conf())
+
+
+def cmd_config_macros(args):
+    print(" ".join(config_macros(args[0])))
+
+
+def cmd_names(args):
+    for row in kernel_rows(args[0]):
+        print(row.name)
+
+
+def cmd_check_kernels(args):
+    names = {row.name for row in kernel_rows(args[0])}
+    for k in args[1:]:
+        if k not in names:
+            raise ModelError(f"kernel '{k}' is not in {args[0]}")
+
+
+def cmd_row(args):
+    """row KERNELS_LIST NAME: the row's kind, its next three fields and
+    how many fields it has, as shell assignments, once its lacks= field
+    is checked."""
+    row = kernel_row(args[0], args[1])
+    row.lacks(os.path.join(TOP, "ci", "lacks.list"))
+    q = shlex.quote
+    print(f"kind={q(row.kind)} field3={q(row.arg(2))} "
+          f"field4={q(row.arg(3))} field5={q(row.arg(4))} "
+          f"nfields={len(row.fields)}")
+
+
+def cmd_finish_env(args):
+    """finish-env KERNELS_LIST NAME ENV_FILE: add the row's fields and the
+    kernel's generation to the env file the kind's script wrote."""
+    row = kernel_row(args[0], args[1])
+    env_file = args[2]
+    env = read_env(env_file)
+    with open(env_file) as f:
+        text = f.read()
+    lacks = row.lacks(os.path.join(TOP, "ci", "lacks.list"))
+    text += env_line("KERNEL_APPEND", row.append())
+    text += env_line("KERNEL_PATCHES", row.patches())
+    text += env_line("KERNEL_LACKS", " ".join(lacks))
+    text += env_line("KERNEL_GENERATION",
+                     row.generation(env.get("KERNEL_RELEASE", "")))
+    write_file(env_file, text)
+
+
+COMMANDS = {
+    "plan": cmd_plan, "needs": cmd_needs, "properties": cmd_properties,
+    "steps": cmd_steps, "boot-conf": cmd_boot_conf,
+    "config-macros": cmd_config_macros, "names": cmd_names,
+    "check-kernels": cmd_check_kernels, "row": cmd_row,
+    "finish-env": cmd_finish_env,
+}
+
+
+def main(argv):
+    if not argv or argv[0] not in COMMANDS:
+        sys.exit("usage: matrix_model.py " + "|".join(COMMANDS) + " ARGS...")
+    try:
+        return COMMANDS[argv[0]](argv[1:]) or 0
+    except ModelError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
