@@ -23,9 +23,8 @@ mkdir -p "$work/log/$k" "$work/summary/$k"
 
 # harness_row SUITE WHY: the suite's only result, a failing harness row.
 harness_row() {
-	mkdir -p "$results/$k/$1"
-	printf '%s\t%s\t%s/harness\tfail\t%s\n' "$k" "$1" "$1" "$2" \
-		>"$results/$k/$1/results.tsv"
+	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/results.py" fail-rows \
+		"$results/$k/$1" "$k" "$1" harness "$2"
 }
 
 env_file=$(cat "$work/env/$k" 2>/dev/null || true)

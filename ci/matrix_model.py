@@ -451,12 +451,16 @@ def read_hints(path):
     return hints
 
 
-def write_file(path, text):
+def write_atomic(path, text):
     """PATH holds TEXT, written whole (a reader never sees half)."""
     tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def cmd_plan(args):
@@ -474,12 +478,12 @@ def cmd_plan(args):
                     for n in names]
     runs = plan(kernels, args[5:], extra, read_hints(hints))
     boot_list = boots(runs)
-    write_file(os.path.join(work, "suites"), "".join(
+    write_atomic(os.path.join(work, "suites"), "".join(
         f"{k} {g} {c} {p}\n" for k, g, c, p in runs))
-    write_file(os.path.join(work, "boots"), "".join(
+    write_atomic(os.path.join(work, "boots"), "".join(
         f"{c} {k} {' '.join(files)}\n" for c, k, files in boot_list))
-    write_file(os.path.join(work, "plan.mk"),
-               plan_makefile(kernels, boot_list, work, results))
+    write_atomic(os.path.join(work, "plan.mk"),
+                 plan_makefile(kernels, boot_list, work, results))
 
 
 def cmd_needs(args):
@@ -553,7 +557,7 @@ def cmd_finish_env(args):
     text += env_line("KERNEL_LACKS", " ".join(lacks))
     text += env_line("KERNEL_GENERATION",
                      row.generation(env.get("KERNEL_RELEASE", "")))
-    write_file(env_file, text)
+    write_atomic(env_file, text)
 
 
 COMMANDS = {

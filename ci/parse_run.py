@@ -25,7 +25,7 @@ import os
 import re
 import sys
 
-from results import read_text as read, write_atomic as write
+from results import read_text as read, write_atomic as write, write_rows
 
 SPLAT = re.compile(
     r"BUG:|WARNING:|Oops|Kernel panic|KASAN:|UBSAN:|"
@@ -204,13 +204,8 @@ def main():
         rows = parse(status, frame, suite_console,
                      read(os.path.join(sdir, "plan")), complete,
                      "# mncompat-suite-begin " in ktap)
-        with open(os.path.join(sdir, "results.tsv.tmp"), "w") as f:
-            for test, result, detail in rows:
-                detail = detail.replace("\t", " ")[:200]
-                f.write(f"{kernel}\t{name}\t{name}/{test}\t{result}\t"
-                        f"{detail}\n")
-        os.replace(os.path.join(sdir, "results.tsv.tmp"),
-                   os.path.join(sdir, "results.tsv"))
+        write_rows(sdir, kernel, name, [(test, result, detail[:200])
+                                        for test, result, detail in rows])
 
 
 if __name__ == "__main__":

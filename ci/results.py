@@ -20,6 +20,7 @@ import sys
 from collections import namedtuple
 
 import matrix_model
+from matrix_model import write_atomic
 
 Cell = namedtuple("Cell", "kernel suite test result detail want label "
                           "unexpected")
@@ -293,22 +294,35 @@ def suite_line(suite_dir, bootdir):
     return f"{line} ({secs:.1f}s{', ' + accel if accel else ''})"
 
 
-def write_atomic(path, text):
-    tmp = f"{path}.tmp{os.getpid()}"
-    try:
-        with open(tmp, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+def write_rows(suite_dir, kernel, suite, rows):
+    """SUITE_DIR/results.tsv holds ROWS, (test, result, detail) each, as
+    "kernel, suite, suite/test, result, detail" lines: the one writer of
+    results.tsv (ci/parse_run.py; ci/stage-suite.sh and ci/boot-group.sh
+    through "fail-rows")."""
+    os.makedirs(suite_dir, exist_ok=True)
+    lines = []
+    for test, result, detail in rows:
+        detail = detail.replace("\t", " ").replace("\n", " ")
+        lines.append(f"{kernel}\t{suite}\t{suite}/{test}\t{result}\t{detail}\n")
+    write_atomic(os.path.join(suite_dir, "results.tsv"), "".join(lines))
+
+
+USAGE = """usage: results.py suite-line SUITE_DIR BOOT_DIR
+       results.py fail-rows SUITE_DIR KERNEL SUITE TEST DETAIL [TEST DETAIL...]"""
 
 
 def main():
-    """ci/results.py suite-line SUITE_DIR BOOT_DIR: print suite_line()."""
-    if len(sys.argv) != 4 or sys.argv[1] != "suite-line":
-        sys.exit("usage: results.py suite-line SUITE_DIR BOOT_DIR")
-    print(suite_line(sys.argv[2], sys.argv[3]))
+    """suite-line: print suite_line(); fail-rows: write failing rows
+    (a module that did not build, a harness error) with write_rows()."""
+    args = sys.argv[1:]
+    if len(args) == 3 and args[0] == "suite-line":
+        print(suite_line(args[1], args[2]))
+    elif len(args) >= 6 and len(args) % 2 == 0 and args[0] == "fail-rows":
+        write_rows(args[1], args[2], args[3],
+                   [(test, "fail", detail) for test, detail
+                    in zip(args[4::2], args[5::2])])
+    else:
+        sys.exit(USAGE)
 
 
 if __name__ == "__main__":

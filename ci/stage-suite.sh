@@ -217,12 +217,14 @@ EOF
 awk -v ns=$(($(date +%s%N) - build_start)) 'BEGIN { printf "%.3f\n", ns / 1e9 }' \
 	>"$rundir/build-seconds"
 
-results=$rundir/results.tsv
 if [ -n "$build_failed" ]; then
+	# One failing "build:NAME" row per module, its first error line.
+	set --
 	for name in $build_failed; do
-		printf '%s\t%s\t%s/build:%s\tfail\t%s\n' "$kernel" "$suite" "$suite" \
-			"$name" "$(head -n 1 "$rundir/build-$name.err")"
-	done >"$results"
+		set -- "$@" "build:$name" "$(head -n 1 "$rundir/build-$name.err")"
+	done
+	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/results.py" fail-rows "$rundir" \
+		"$kernel" "$suite" "$@"
 	log "$kernel/$suite: build failed:$build_failed"
 	exit 0
 fi
