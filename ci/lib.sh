@@ -76,23 +76,14 @@ require_tools() {
 # write_kernel_env NAME KIND VERSION RELEASE KDIR KSRC KMODDIR VMLINUZ:
 # write what a kind's script (get-deb-kernel, build-src-kernel,
 # register-user-kernel) found of kernel NAME into its env file, the
-# kernel's handle (KEY=VALUE lines, sourced by the scripts, read by
-# results.py), in one step; print its path. ci/prepare-kernel.sh then adds
+# kernel's handle (KEY=VALUE lines, written and read by
+# ci/matrix_model.py, sourced by the scripts), in one step; print its path. ci/prepare-kernel.sh then adds
 # the fields of the kernel's ci/kernels.list row.
 write_kernel_env() {
 	wke_file=$MNCOMPAT_CACHE/kernels/$1.env
 	mkdir -p "$MNCOMPAT_CACHE/kernels"
-	cat >"$wke_file.tmp.$$" <<EOT
-KERNEL_NAME=$1
-KERNEL_KIND=$2
-KERNEL_VERSION='$3'
-KERNEL_RELEASE=$4
-KDIR=$5
-KSRC=$6
-KMODDIR=$7
-VMLINUZ=$8
-EOT
-	mv "$wke_file.tmp.$$" "$wke_file"
+	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" write-env "$wke_file" \
+		"$@" || exit 1
 	echo "$wke_file"
 }
 

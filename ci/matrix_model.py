@@ -543,6 +543,20 @@ def cmd_row(args):
           f"nfields={len(row.fields)}")
 
 
+ENV_FIELDS = ("KERNEL_NAME", "KERNEL_KIND", "KERNEL_VERSION",
+              "KERNEL_RELEASE", "KDIR", "KSRC", "KMODDIR", "VMLINUZ")
+
+
+def cmd_write_env(args):
+    """write-env ENV_FILE NAME KIND VERSION RELEASE KDIR KSRC KMODDIR
+    VMLINUZ: what a kind's script found of a kernel, the start of its env
+    file (finish-env adds its row's fields)."""
+    if len(args) != 1 + len(ENV_FIELDS):
+        raise ModelError("write-env ENV_FILE " + " ".join(ENV_FIELDS))
+    write_atomic(args[0], "".join(env_line(k, v) for k, v
+                                  in zip(ENV_FIELDS, args[1:])))
+
+
 def cmd_finish_env(args):
     """finish-env KERNELS_LIST NAME ENV_FILE: add the row's fields and the
     kernel's generation to the env file the kind's script wrote."""
@@ -565,7 +579,7 @@ COMMANDS = {
     "steps": cmd_steps, "boot-conf": cmd_boot_conf,
     "config-macros": cmd_config_macros, "names": cmd_names,
     "check-kernels": cmd_check_kernels, "row": cmd_row,
-    "finish-env": cmd_finish_env,
+    "write-env": cmd_write_env, "finish-env": cmd_finish_env,
 }
 
 

@@ -235,6 +235,24 @@ class KernelFiles(Scratch):
         with self.assertRaises(mm.ModelError):
             mm.env_line("KERNEL_APPEND", "it's")
 
+    def test_write_env_then_finish_env_from_the_row(self):
+        env = os.path.join(self.dir, "k.env")
+        mm.cmd_write_env([env, "k", "src", "linux-source-6.1 6.1.5-1",
+                          "6.1.5", "/c/k b", "/c/src", "-", "/c/bzImage"])
+        rows = self.file("k.list", "k src 6.1 base 4.11-4.12 a=1,b\n")
+        mm.cmd_finish_env([rows, "k", env])
+        with open(env) as f:
+            self.assertEqual(f.read(), (
+                "KERNEL_NAME=k\nKERNEL_KIND=src\n"
+                "KERNEL_VERSION='linux-source-6.1 6.1.5-1'\n"
+                "KERNEL_RELEASE=6.1.5\nKDIR='/c/k b'\nKSRC=/c/src\n"
+                "KMODDIR=-\nVMLINUZ=/c/bzImage\nKERNEL_APPEND='a=1 b'\n"
+                "KERNEL_PATCHES=4.11-4.12\nKERNEL_LACKS=''\n"
+                "KERNEL_GENERATION=4.12\n"))
+        self.assertEqual(mm.read_env(env)["KDIR"], "/c/k b")
+        with self.assertRaises(mm.ModelError):
+            mm.cmd_write_env([env, "k", "src"])
+
     def test_not_an_env_file(self):
         with self.assertRaises(mm.ModelError):
             mm.Kernel(self.file("x.env", "nothing here\n"))
