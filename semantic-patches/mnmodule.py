@@ -474,6 +474,30 @@ def split_args(toks, i):
     return args, j
 
 
+def split_text_args(text):
+    """The pieces of text (an argument or parameter list without its
+    parentheses, as spatch prints it) between its commas outside
+    brackets, each stripped of blanks, their text kept as it is; an
+    empty last piece is left out.  Read with the lexer: a comma or a
+    bracket in a string, a character constant or a comment splits
+    nothing."""
+    out, depth, start = [], 0, 0
+    for m in LEX.finditer(text):
+        t = m.group()
+        if m.lastgroup != 'op':
+            continue
+        if t in ('(', '[', '{'):
+            depth += 1
+        elif t in (')', ']', '}'):
+            depth -= 1
+        elif t == ',' and depth == 0:
+            out.append(text[start:m.start()].strip())
+            start = m.end()
+    if text[start:].strip():
+        out.append(text[start:].strip())
+    return out
+
+
 def opening(toks, j):
     """toks[j] is a ')': the index of its '(' (-1 when there is none)."""
     depth = 0
