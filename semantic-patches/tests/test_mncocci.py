@@ -146,6 +146,21 @@ static int d;
         self.assertIsNone(mncocci.lines_of(f + '.none'))
 
 
+class SplitTextArgsTest(unittest.TestCase):
+    def test_split_text_args(self):
+        import mnmodule
+        split = mnmodule.split_text_args
+        self.assertEqual(split('mm , f(a, b),  x[1, 2] '), ['mm', 'f(a, b)', 'x[1, 2]'])
+        self.assertEqual(split('a,, b,'), ['a', '', 'b'])
+        self.assertEqual(split(''), [])
+        # text kept as it is, blanks inside included
+        self.assertEqual(split('struct page  *p, unsigned long a'),
+                         ['struct page  *p', 'unsigned long a'])
+        # what the lexer reads as a string or a comment splits nothing
+        self.assertEqual(split('"a, (b", \',\', c /* d, e */'),
+                         ['"a, (b"', "','", 'c /* d, e */'])
+
+
 class WrapTest(unittest.TestCase):
     def test_fits(self):
         self.assertEqual(mncocci.wrap('\t', 'f', ['a', 'b']), 'f(a, b);')
@@ -467,11 +482,12 @@ static int attach(struct dev *d)
         self.assertEqual(sorted(k[1] for k in m.work('p', f)), ['drop'])
 
 
-def tap():
-    """Run every test; "ok NAME" / "not-ok NAME" lines, then the
+def tap(module=None):
+    """Run every test of module (default: this one; the planners' tests
+    run theirs with it); "ok NAME" / "not-ok NAME" lines, then the
     tracebacks.  Exit status 1 when one failed."""
     suite = unittest.defaultTestLoader.loadTestsFromModule(
-        sys.modules[__name__])
+        module or sys.modules[__name__])
     failed = []
     for case in unittest.TestSuite(suite)._tests:
         for test in case:
