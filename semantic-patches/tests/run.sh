@@ -176,7 +176,8 @@ build_outputs() {
 
 # --- 0. the Python of the scripts: mncocci.py, which they share, and ---
 # their planners (plan*.py); test_X.py tests X.py.
-for unit in test_mncocci.py test_plan413.py test_plan413call.py; do
+for unit in test_mncocci.py test_plan413.py test_plan413call.py test_plan419.py \
+	test_plan50.py test_plancompat.py; do
 	mod=${unit#test_}
 	"$python" "$here/$unit" --tap >"$tmp/unit.out" 2>&1
 	unit_status=$?

@@ -48,6 +48,32 @@ class Files(unittest.TestCase):
         return path
 
 
+class OwnModule(Files):
+    """Files each of which is its own module (no convert.sh around: its
+    module environment is put aside), and the notes of a script's Step
+    in patch mode (capture())."""
+
+    def setUp(self):
+        super().setUp()
+        self.env = {k: os.environ.pop(k) for k in
+                    ('MNCOMPAT_MODULE_BASE', 'MNCOMPAT_STEP_MAP')
+                    if k in os.environ}
+        self.out = io.StringIO()
+
+    def tearDown(self):
+        os.environ.update(self.env)
+        super().tearDown()
+
+    def capture(self, step):
+        """step's notes go to self.out, as in patch mode."""
+        step.mode = 'patch'
+        step.out = self.out
+
+    def notes(self):
+        """The notes captured, without the file name."""
+        return [n.split(':', 1)[1] for n in self.out.getvalue().split('\n') if n]
+
+
 class StepTest(unittest.TestCase):
     def test_defines_and_mode(self):
         argv = ['spatch', '-D', 'patch', '--sp-file', 'x.cocci', '-D',
@@ -189,7 +215,7 @@ class WrapTest(unittest.TestCase):
             '\t\t\t  MNCOMPAT_RANGE_START_MAY_SLEEP);')
 
 
-class ModuleTest(Files):
+class ModuleTest(OwnModule):
     """sleep_of() and the removal notes, through mnmodule.py on a file of
     its own (no convert.sh: the file is its module)."""
 
@@ -224,14 +250,7 @@ static void c_page(struct mmu_notifier *mn, struct mm_struct *mm,
 
     def setUp(self):
         super().setUp()
-        self.env = {k: os.environ.pop(k) for k in
-                    ('MNCOMPAT_MODULE_BASE', 'MNCOMPAT_STEP_MAP')
-                    if k in os.environ}
         self.f = self.write('m.c', self.SRC)
-
-    def tearDown(self):
-        os.environ.update(self.env)
-        super().tearDown()
 
     def test_sleep_of(self):
         p = at(self.f, 10)
@@ -300,20 +319,10 @@ static void c_page(struct mmu_notifier *mn, struct mm_struct *mm,
             'not converted, give every branch the 4.13 prototype by hand' % f])
 
 
-class Issue33Test(Files):
+class Issue33Test(OwnModule):
     """The declaration macros the 4.19 guard goes after, the tables compat
     registers with mncompat_mmu_notifier_register(), and the fault path
     (mnmodule.py) that holds re-faults off."""
-
-    def setUp(self):
-        super().setUp()
-        self.env = {k: os.environ.pop(k) for k in
-                    ('MNCOMPAT_MODULE_BASE', 'MNCOMPAT_STEP_MAP')
-                    if k in os.environ}
-
-    def tearDown(self):
-        os.environ.update(self.env)
-        super().tearDown()
 
     def test_decl_macro(self):
         f = self.write('d.c', 'void f(void)\n{\n\tLIST_HEAD(x);\n'

@@ -9,7 +9,6 @@ callbacks are defined) are read here from the test inputs of the 4.13
 cases (tests/4.13-*/before.c) and from small files written here; the
 module view is that of the file on its own.  --tap as in test_mncocci.py.
 """
-import io
 import os
 import re
 import sys
@@ -18,7 +17,7 @@ import unittest
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, '..'))
 import plan413  # noqa: E402
-from test_mncocci import Files, at, tap  # noqa: E402
+from test_mncocci import OwnModule, at, tap  # noqa: E402
 
 
 def gather(dying, path):
@@ -60,32 +59,18 @@ def case_input(name):
     return os.path.join(here, name, 'before.c')
 
 
-class Plan(Files):
+class Plan(OwnModule):
     """A fresh planner: patch mode, its notes in self.out, no -D."""
 
     def setUp(self):
         super().setUp()
-        self.env = {k: os.environ.pop(k) for k in
-                    ('MNCOMPAT_MODULE_BASE', 'MNCOMPAT_STEP_MAP')
-                    if k in os.environ}
-        self.out = io.StringIO()
-        plan413.step.mode = 'patch'
-        plan413.step.out = self.out
+        self.capture(plan413.step)
         plan413.with_compat = plan413.hook_only = False
         plan413.dying.file = None
         plan413.dying.new_file()
         for s in (plan413.made, plan413.declared, plan413.generated,
                   plan413.loop_reviewed):
             s.clear()
-
-    def tearDown(self):
-        os.environ.update(self.env)
-        super().tearDown()
-
-    def notes(self):
-        """The notes, without the file name."""
-        return [re.sub(r'^[^:]*:', '', n)
-                for n in self.out.getvalue().split('\n') if n]
 
     def plan(self, path):
         """The planner on path: the positions of its fields, by callback."""

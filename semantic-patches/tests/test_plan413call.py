@@ -9,7 +9,6 @@ the function with their extents, the page-table helpers, the parameters)
 are given here for small files written here, as spatch gives them.
 --tap as in test_mncocci.py.
 """
-import io
 import os
 import re
 import sys
@@ -18,7 +17,7 @@ import unittest
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, '..'))
 import plan413call as pc  # noqa: E402
-from test_mncocci import Files, Pos, tap  # noqa: E402
+from test_mncocci import OwnModule, Pos, tap  # noqa: E402
 
 
 class FnPos(Pos):
@@ -52,16 +51,14 @@ RMAP = '''static bool one(struct page *page, struct vm_area_struct *vma,
 '''
 
 
-class Planner(Files):
+class Planner(OwnModule):
     """The facts of one function, given as the script's rules give them:
     every statement of its body that ends in ';' on its line (an if
     without braces with its statement), the helpers, the call."""
 
     def setUp(self):
         super().setUp()
-        self.out = io.StringIO()
-        pc.step.mode = 'patch'
-        pc.step.out = self.out
+        self.capture(pc.step)
         pc.cur['file'] = None
 
     def facts(self, src, fn, params):
@@ -88,9 +85,6 @@ class Planner(Files):
                 pc.add_op([FnPos(f, fn, i + 1, m.start())], m.group(1), m.group(2))
         pc.add_params(fn, params, [FnPos(f, fn, 1, 0)])
         return f
-
-    def notes(self):
-        return [re.sub(r'^[^:]*:', '', n) for n in self.out.getvalue().split('\n') if n]
 
     def edit(self, f, line, col):
         p = [FnPos(f, 'x', line, col)]
