@@ -14,8 +14,9 @@ import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                '..'))
+HERE = os.path.dirname(os.path.abspath(__file__))
+# (the planners' tests import their planner after this module)
+sys.path.insert(0, os.path.join(HERE, '..'))
 import mncocci  # noqa: E402
 
 
@@ -30,6 +31,11 @@ class Pos:
 
 def at(file, line, column=0):
     return [Pos(file, line, column)]
+
+
+def case_input(name):
+    """The before.c of case tests/name."""
+    return os.path.join(HERE, name, 'before.c')
 
 
 class Files(unittest.TestCase):
@@ -513,7 +519,13 @@ def tap(module=None):
     return 1 if failed else 0
 
 
-if __name__ == '__main__':
+def main(name):
+    """Run the tests of module name (a test file run as a script): with
+    --tap as tap() does, else as unittest does."""
     if sys.argv[1:] == ['--tap']:
-        sys.exit(tap())
-    unittest.main()
+        sys.exit(tap(sys.modules[name]))
+    unittest.main(module=name)
+
+
+if __name__ == '__main__':
+    main(__name__)

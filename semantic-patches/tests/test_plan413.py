@@ -9,15 +9,10 @@ callbacks are defined) are read here from the test inputs of the 4.13
 cases (tests/4.13-*/before.c) and from small files written here; the
 module view is that of the file on its own.  --tap as in test_mncocci.py.
 """
-import os
 import re
-import sys
-import unittest
 
-here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(here, '..'))
-import plan413  # noqa: E402
-from test_mncocci import OwnModule, at, tap  # noqa: E402
+from test_mncocci import OwnModule, at, case_input, main
+import plan413  # (on the path test_mncocci puts it on)
 
 
 def gather(dying, path):
@@ -53,10 +48,6 @@ def gather(dying, path):
                     not text.rstrip().endswith(';'):
                 dying.definition(fn, at(path, i + 1))
     return [f['invalidate_page'][1] for _, _, f in fields]
-
-
-def case_input(name):
-    return os.path.join(here, name, 'before.c')
 
 
 class Plan(OwnModule):
@@ -244,6 +235,4 @@ static void all_page(struct mmu_notifier *mn, struct mm_struct *mm,
 
 
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--tap']:
-        sys.exit(tap(sys.modules[__name__]))
-    unittest.main()
+    main(__name__)

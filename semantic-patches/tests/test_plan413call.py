@@ -9,15 +9,11 @@ the function with their extents, the page-table helpers, the parameters)
 are given here for small files written here, as spatch gives them.
 --tap as in test_mncocci.py.
 """
-import os
 import re
-import sys
 import unittest
 
-here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(here, '..'))
-import plan413call as pc  # noqa: E402
-from test_mncocci import OwnModule, Pos, tap  # noqa: E402
+from test_mncocci import OwnModule, Pos, main
+import plan413call as pc  # (on the path test_mncocci puts it on)
 
 
 class FnPos(Pos):
@@ -175,6 +171,4 @@ class TextTest(unittest.TestCase):
 
 
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--tap']:
-        sys.exit(tap(sys.modules[__name__]))
-    unittest.main()
+    main(__name__)

@@ -7,17 +7,12 @@ Without spatch: the statements and tables the script's rules find are
 given here, on the input of the 4.19-blockable case and on small files
 written here (each its own module).  --tap as in test_mncocci.py.
 """
-import os
-import sys
-import unittest
 
-here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(here, '..'))
-import plan419  # noqa: E402
-from mncocci import NONE  # noqa: E402
-from test_mncocci import OwnModule, at, tap  # noqa: E402
+from test_mncocci import OwnModule, at, case_input, main
+import plan419  # (on the path test_mncocci puts it on)
+from mncocci import NONE
 
-SHADOW = os.path.join(here, '4.19-blockable', 'before.c')
+SHADOW = case_input('4.19-blockable')
 
 QUICK = '''static void quick_start(struct mmu_notifier *mn, struct mm_struct *mm,
 \t\t\tunsigned long start, unsigned long end)
@@ -92,6 +87,4 @@ class NoteTest(Plan419):
 
 
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--tap']:
-        sys.exit(tap(sys.modules[__name__]))
-    unittest.main()
+    main(__name__)

@@ -6,13 +6,10 @@ Usage: semantic-patches/tests/test_plan50.py [--tap]
 Without spatch: what the script's rules find is given here.  --tap as in
 test_mncocci.py.
 """
-import os
-import sys
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-import plan50  # noqa: E402
-from test_mncocci import at, tap  # noqa: E402
+from test_mncocci import at, main
+import plan50  # (on the path test_mncocci puts it on)
 
 
 class ConvertTest(unittest.TestCase):
@@ -50,6 +47,4 @@ class ConvertTest(unittest.TestCase):
 
 
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--tap']:
-        sys.exit(tap(sys.modules[__name__]))
-    unittest.main()
+    main(__name__)

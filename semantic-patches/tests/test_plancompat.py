@@ -7,16 +7,11 @@ Without spatch: the tables' fields as the script's rules find them, on
 the input of the compat-ops case (its own module).  --tap as in
 test_mncocci.py.
 """
-import os
-import sys
-import unittest
 
-here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(here, '..'))
-import plancompat  # noqa: E402
-from test_mncocci import OwnModule, at, tap  # noqa: E402
+from test_mncocci import OwnModule, at, case_input, main
+import plancompat  # (on the path test_mncocci puts it on)
 
-OPS = os.path.join(here, 'compat-ops', 'before.c')
+OPS = case_input('compat-ops')
 
 
 class MacroTest(OwnModule):
@@ -84,6 +79,4 @@ class MacroTest(OwnModule):
 
 
 if __name__ == '__main__':
-    if sys.argv[1:] == ['--tap']:
-        sys.exit(tap(sys.modules[__name__]))
-    unittest.main()
+    main(__name__)
