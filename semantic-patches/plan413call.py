@@ -26,7 +26,7 @@ tests/test_plan413call.py.
 import re
 
 from mncocci import NONE, Step, line_col, lines_of, wrap
-from mnmodule import split_text_args
+from mnlex import split_text_args
 
 step = Step('4.13')
 note = step.note

@@ -180,8 +180,8 @@ static int d;
 
 class SplitTextArgsTest(unittest.TestCase):
     def test_split_text_args(self):
-        import mnmodule
-        split = mnmodule.split_text_args
+        import mnlex
+        split = mnlex.split_text_args
         self.assertEqual(split('mm , f(a, b),  x[1, 2] '), ['mm', 'f(a, b)', 'x[1, 2]'])
         self.assertEqual(split('a,, b,'), ['a', '', 'b'])
         self.assertEqual(split(''), [])
