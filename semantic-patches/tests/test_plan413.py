@@ -10,6 +10,7 @@ cases (tests/4.13-*/before.c) and from small files written here; the
 module view is that of the file on its own.  --tap as in test_mncocci.py.
 """
 import re
+import sys
 
 from test_mncocci import OwnModule, at, case_input, main
 import plan413  # (on the path test_mncocci puts it on)
@@ -185,6 +186,44 @@ class TablesTest(Plan):
         self.assertTrue(plan413.ranged_call('vdev_invalidate_page_range_end'))
         self.assertTrue(plan413.says_moved('vdev_invalidate_page_range_end'))
         self.assertEqual([n for n in self.notes() if 'review' in n], [])
+
+
+class NotesTest(Plan):
+    def test_end_only_table(self):
+        ps = self.plan(case_input('4.13-end-only'))
+        p = ps['late_invalidate_page']
+        self.assertEqual((plan413.kind(p), plan413.coverage(p)['verdict']), ('gone', 'covered'))
+        plan413.note_end_only(p, 'late_invalidate_page')
+        self.assertEqual(len(self.notes()), 1)
+        self.assertTrue(self.notes()[0].startswith(
+            '24: [4.13] late_invalidate_page: its table has invalidate_range_end but no '
+            'invalidate_range_start: range_end drops the pages after the page-table change, as '
+            'invalidate_page did (late_range_end does its work after the change'), self.notes())
+
+    def test_report_mode(self):
+        ps = self.plan(case_input('4.13-end-only'))
+        p = ps['late_invalidate_page']
+        # patch mode: the conversion's notes say it all
+        plan413.report_gone(p, 'late_invalidate_page')
+        self.assertEqual(self.notes(), [])
+        plan413.step.mode = 'org'
+        seen = []
+        org = type(sys)('coccilib.org')
+        org.print_todo = lambda pos, msg: seen.append((pos.line, msg))
+        lib = type(sys)('coccilib')
+        lib.org = org
+        saved = {k: sys.modules.get(k) for k in ('coccilib', 'coccilib.org')}
+        sys.modules.update({'coccilib': lib, 'coccilib.org': org})
+        try:
+            plan413.report_gone(p, 'late_invalidate_page')
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    sys.modules.pop(k)
+                else:
+                    sys.modules[k] = v
+        self.assertEqual(seen, [('24', '[4.13] late_invalidate_page: invalidate_page is covered '
+                                       'by the range callbacks: remove it')])
 
 
 class NamesTest(Plan):

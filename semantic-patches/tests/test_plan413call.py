@@ -69,7 +69,7 @@ class Planner(OwnModule):
         for i in range(body + 1, len(lines)):
             t = lines[i]
             if not t.strip() or t.startswith('}') or t.rstrip().endswith(';') and \
-                    re.match(r'\t(struct|unsigned|int|pte_t|spinlock_t)\b', t):
+                    re.match(r'\t(struct|unsigned|int|bool|pte_t|pmd_t|spinlock_t)\b', t):
                 continue
             col = len(t) - len(t.lstrip())
             end = i
@@ -77,7 +77,7 @@ class Planner(OwnModule):
                 end += 1
             pc.add_statement([FnPos(f, fn, i + 1, col, end + 1, len(lines[end]))])
             for m in re.finditer(r'\b(pte_offset_map_lock|set_pte_at|pmd_lock|set_pmd_at|'
-                                 r'set_huge_pte_at)\((.*)\)', t):
+                                 r'set_huge_pte_at|follow_pte_pmd)\((.*?)\)\)?;?$', t):
                 pc.add_op([FnPos(f, fn, i + 1, m.start())], m.group(1), m.group(2))
         pc.add_params(fn, params, [FnPos(f, fn, 1, 0)])
         return f
@@ -143,6 +143,56 @@ class BracketTest(Planner):
         self.facts(src, 'one', self.PARAMS)
         pc.plan_file()
         self.assertIn('placement: the mm (mm) changes inside one', self.notes()[0])
+
+
+# fs/dax.c's shape (seed 005): follow_pte_pmd() takes the lock, a flag
+# says whether an entry changed, the call runs when it did.
+DAX = '''static void mkclean(struct vm_area_struct *vma, unsigned long address)
+{
+\tstruct mm_struct *mm = vma->vm_mm;
+\tpte_t *ptep;
+\tpmd_t *pmdp;
+\tspinlock_t *ptl;
+\tbool changed;
+
+\tchanged = false;
+\tfollow_pte_pmd(mm, address, &ptep, &pmdp, &ptl);
+\tset_pte_at(mm, address, ptep, pte);
+\tchanged = true;
+\tpte_unmap_unlock(ptep, ptl);
+\tif (changed)
+\t\tmmu_notifier_invalidate_page(mm, address);
+}
+'''
+
+
+class FollowTest(Planner):
+    def test_dax_shape(self):
+        f = self.facts(DAX, 'mkclean', 'struct vm_area_struct *vma, unsigned long address')
+        pc.plan_file()
+        self.assertEqual((pc.follow_start('mkclean'), pc.follow_end('mkclean')),
+                         ('start', 'end'))
+        self.assertEqual(pc.decl_of('mkclean'), 'unsigned long start, end')
+        # the flag goes: its declaration, where it is cleared; where it is
+        # set, the entry changed: invalidate_range; the call ends the range
+        self.assertTrue(pc.has_dropdecl('mkclean'))
+        self.assertTrue(pc.is_dropped_flag('changed'))
+        self.assertEqual(self.edit(f, 9, 1)[0], ['d'])
+        self.assertEqual(self.edit(f, 12, 1),
+                         (['r'], ('', '', 'mmu_notifier_invalidate_range(mm, start, end)')))
+        self.assertEqual(self.edit(f, 14, 1),
+                         (['r'], ('', '', 'mmu_notifier_invalidate_range_end(mm, start, end)')))
+        self.assertEqual(len(self.notes()), 1)
+        self.assertTrue(self.notes()[0].startswith(
+            '15: [4.13] bracketed: mkclean: follow_pte_pmd(..., &start, &end, ...) calls '
+            'invalidate_range_start'), self.notes())
+
+    def test_flag_used_elsewhere_is_not_the_dax_shape(self):
+        src = DAX.replace('\tpte_unmap_unlock(ptep, ptl);\n',
+                          '\tpte_unmap_unlock(ptep, ptl);\n\tlog(changed);\n')
+        self.facts(src, 'mkclean', 'struct vm_area_struct *vma, unsigned long address')
+        pc.plan_file()
+        self.assertFalse(pc.has_follow('mkclean'))
 
 
 class TextTest(unittest.TestCase):
