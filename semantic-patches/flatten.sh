@@ -5,10 +5,11 @@
 # One semantic patch that spatch can run from any directory: FILE with the
 # files its header #includes put in as spatch reads them (their virtual
 # declarations next to FILE's, their rules before FILE's), and a first
-# @initialize:python@ that puts FILE's directory (mncocci.py, mnmodule.py)
-# on Python's path.  spatch before 1.3.1 looks an #include up from the
-# current directory only: convert.sh (which runs spatch in a scratch
-# directory) and make coccicheck (in the kernel tree) are given this copy.
+# @initialize:python@ that puts FILE's directory (mncocci.py, the planners,
+# mnmodule.py) on Python's path.  spatch before 1.3.1 looks an #include up
+# from the current directory only: convert.sh (which runs spatch in a
+# scratch directory) and make coccicheck (in the kernel tree) are given
+# this copy.
 # An #include is found next to the file that names it; an included file
 # includes nothing itself.
 set -eu

@@ -26,15 +26,9 @@ virtual compat
 @@
 import os, sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(cocci.cocci_file)))
-from mncocci import NONE, Step, decl_macro, line_col, sleep_of
-
-step = Step('4.19')
-first_stmt = {}
-first_done = set()
-# (file, range_start callback) -> the range_end of a table it is in
-has_end = {}
-# (Not named compat: spatch binds the names of the virtual rules.)
-with_compat = 'compat' in step.defined
+# The planner (plan419.py): where the guard goes, the notes.
+import plan419
+step = plan419.step
 
 @ops@
 identifier o;
@@ -62,7 +56,7 @@ fn << ops.fn;
 fe << opsend.fe;
 p << ops.p;
 @@
-has_end.setdefault((p[0].file, fn), fe)
+plan419.table_end(p, fn, fe)
 
 @cb@
 identifier ops.fn, mn, mm, s, e;
@@ -150,12 +144,7 @@ S@ps
 fn << conv.ok;
 ps << stmts.ps;
 @@
-k = (ps[0].file, fn)
-# a declaration macro (LIST_HEAD(x);, DEFINE_WAIT(w);) is no statement
-# for the compiler: the guard goes after it
-if not decl_macro(ps) and \
-        (k not in first_stmt or line_col(ps) < first_stmt[k]):
-    first_stmt[k] = line_col(ps)
+plan419.statement(fn, ps)
 
 // g: the callback that gets the guard (none where it never sleeps).
 @script:python first@
@@ -163,12 +152,11 @@ fn << conv.ok;
 ps << stmts.ps;
 g;
 @@
-k = (ps[0].file, fn)
-if k not in first_stmt or line_col(ps) != first_stmt[k] or k in first_done:
+guarded = plan419.guard(fn, ps)
+if guarded is None:
     cocci.include_match(False)
 else:
-    first_done.add(k)
-    coccinelle.g = cocci.make_ident(NONE if sleep_of(ps, fn)[0] == 'atomic' else fn)
+    coccinelle.g = cocci.make_ident(guarded)
 
 @guard depends on patch@
 identifier first.g, cb.mn, cb.mm, cb.s, cb.e;
@@ -216,17 +204,4 @@ parameter list[4] PL;
 fn << conv.ok;
 pf << cb.pf;
 @@
-v, words = sleep_of(pf, fn)
-fe = has_end.get((pf[0].file, fn))
-if v == 'atomic':
-    step.note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), no -EAGAIN guard: %s never sleeps (every call it makes was followed through the module)" % (fn, fn))
-elif v == 'sleeps':
-    step.note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), returns -EAGAIN when !blockable: it may sleep (%s)" % (fn, words))
-else:
-    step.note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), returns -EAGAIN when !blockable" % fn)
-    step.note(pf, "review: %s: cannot tell whether it sleeps: it calls %s. The -EAGAIN guard stays; drop it if those calls never sleep" % (fn, words))
-if v != 'atomic' and fe:
-    if with_compat:
-        step.note(pf, "%s may fail (-EAGAIN) in a table that has invalidate_range_end (%s): with compat the table is MNCOMPAT_RANGE_START_MAY_SLEEP and registered with mncompat_mmu_notifier_register(), which keeps start and end paired on both sides of Linux 5.12 (4.19-5.11: no range_end after a failed start; 5.12+, c2655835fd8c: WARN, then range_end for every subscription)" % (fn, fe))
-    else:
-        step.note(pf, "review: %s returns -EAGAIN when !blockable, and its table has invalidate_range_end (%s): right on 4.19-5.11 (a failed start: no range_end for anyone), but since Linux 5.12 (c2655835fd8c, also in 5.10.y/5.11.y) the kernel WARNs and then calls %s for every subscription, this one too, for a start that did not run. Give %s a non-blockable path that neither sleeps nor fails, or move to mmu_interval_notifier (compat emulates it before 5.5), or convert with --compat" % (fn, fe, fe, fn))
+plan419.note_converted(pf, fn)

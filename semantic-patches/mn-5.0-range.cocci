@@ -20,28 +20,12 @@ virtual patch, context, org, report
 @@
 import os, sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(cocci.cocci_file)))
-from mncocci import Step, key
+from mncocci import Step
+# The planner (plan50.py): which callbacks are converted, what replaces
+# their parameters.
+import plan50
 
 step = Step('5.0')
-starts = set()
-clashes = set()
-voids = set()
-# A converted callback's parameters (name -> the range field that
-# replaces it) and those its body writes (they get a local copy).
-params = {}
-written = set()
-
-def is_param(fn, x):
-    return x in params.get(fn, {})
-
-def is_written(fn, x):
-    return (fn, x) in written
-
-def replaced(fn, x):
-    return is_param(fn, x) and not is_written(fn, x)
-
-def range_field(fn, x):
-    return params[fn][x]
 
 @ops@
 identifier o;
@@ -106,7 +90,7 @@ step.note(pf, "%s: 5.0 passes const struct mmu_notifier_range *" % fn)
 @script:python@
 fn << ops_start.fn;
 @@
-starts.add(fn)
+plan50.a_start(fn)
 
 @sig_void@
 identifier ops.fn, mn, mm, s, e;
@@ -118,7 +102,7 @@ void fn@pf(struct mmu_notifier *mn, struct mm_struct *mm,
 @script:python@
 pf << sig_void.pf;
 @@
-voids.add(key(pf))
+plan50.old_void(pf)
 
 @clash exists@
 identifier ops.fn, r = {range};
@@ -135,7 +119,7 @@ T r@pc;
 pc << clash.pc;
 fn << ops.fn;
 @@
-clashes.add(fn)
+plan50.clash(fn)
 step.note(pc, "review: %s has a local named range, which the 5.0 parameter needs: not converted, rename it and run again" % fn)
 
 // ok: the callbacks to convert (not one split by #if, with a local named
@@ -149,11 +133,10 @@ e << sig.e;
 ok;
 @@
 ok = step.unsplit(pf, fn)
-if fn in clashes or (fn in starts and key(pf) in voids):
-    cocci.include_match(False)
-else:
+if plan50.convert(fn, pf, mm, s, e):
     coccinelle.ok = cocci.make_ident(ok)
-    params[fn] = {mm: 'mm', s: 'start', e: 'end'}
+else:
+    cocci.include_match(False)
 
 // callers of a callback that changes: they need a struct mmu_notifier_range
 @direct@
@@ -192,7 +175,7 @@ identifier ops.fn, mn, mm, s, e;
 
 @w depends on patch exists@
 identifier cb.ok;
-identifier x : script:python(ok) { is_param(ok, x) };
+identifier x : script:python(ok) { plan50.is_param(ok, x) };
 expression E;
 assignment operator aop;
 @@
@@ -214,12 +197,12 @@ x--
 ok << cb.ok;
 x << w.x;
 @@
-written.add((ok, x))
+plan50.write(ok, x)
 
 @depends on patch@
 identifier cb.ok;
-identifier x : script:python(ok) { replaced(ok, x) };
-fresh identifier F = script:python(ok, x) { range_field(ok, x) };
+identifier x : script:python(ok) { plan50.replaced(ok, x) };
+fresh identifier F = script:python(ok, x) { plan50.range_field(ok, x) };
 @@
 ok(...) {
 <...
@@ -240,7 +223,7 @@ ok(...) {
 
 @depends on patch@
 identifier cb.ok, sig.e;
-position p : script:python(ok, e) { is_written(ok, e) };
+position p : script:python(ok, e) { plan50.is_written(ok, e) };
 @@
 ok@p(...) {
 +	unsigned long e = range->end;
@@ -249,7 +232,7 @@ ok@p(...) {
 
 @depends on patch@
 identifier cb.ok, sig.s;
-position p : script:python(ok, s) { is_written(ok, s) };
+position p : script:python(ok, s) { plan50.is_written(ok, s) };
 @@
 ok@p(...) {
 +	unsigned long s = range->start;
@@ -258,7 +241,7 @@ ok@p(...) {
 
 @depends on patch@
 identifier cb.ok, sig.mm;
-position p : script:python(ok, mm) { is_written(ok, mm) };
+position p : script:python(ok, mm) { plan50.is_written(ok, mm) };
 @@
 ok@p(...) {
 +	struct mm_struct *mm = range->mm;

@@ -21,42 +21,10 @@ virtual patch, context, org, report
 @@
 import os, sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(cocci.cocci_file)))
-from mncocci import Step, may_fail_paired, module, sleep_of, wrap
-
-step = Step('compat')
-fields = {}
-TRANSLATED = ['release', 'invalidate_range_start', 'invalidate_range_end',
-              'arch_invalidate_secondary_tlbs']
-MACRO = 'MNCOMPAT_MMU_NOTIFIER_OPS'
-reg_inc_noted = set()
-
-def note_reg_include(p, msg):
-    """Say msg at the file's first converted registration only (the
-    include rules match once per file, the registrations once each)."""
-    if p[0].file not in reg_inc_noted:
-        reg_inc_noted.add(p[0].file)
-        step.note(p, msg)
-
-def hook_left_out(p, tlbs, start, end):
-    """The work of the hook tlbs that range_end end does not do (the
-    module view's work items), [] when it does it all."""
-    fx = module(p)
-    m, f = fx.mod, fx.real(p[0].file)
-    tlbs = str(tlbs)
-    reached = m.names_reached(str(end), f) if end else set()
-    if tlbs in reached or not m.resolve(tlbs, f):
-        return []
-    ew = m.work(str(end), f) if end else {}
-    skip = tuple(str(x) for x in (start, end) if x)
-    return [t for i, t in sorted(m.work(tlbs, f, skip=skip).items())
-            if not m.covers(i, ew, reached)]
-
-def sleep_text(p, fn):
-    """(verdict, text) of how fn may sleep, through the whole module."""
-    v, words = sleep_of(p, fn)
-    if v == 'unknown':
-        return v, '%s calls %s' % (fn, words)
-    return v, words or '%s never sleeps' % fn
+# The planner (plancompat.py): the macro's arguments, the registrations
+# to convert, the notes.
+import plancompat
+step = plancompat.step
 
 // ---------------------------------------------------------------------
 // The tables and their fields.
@@ -104,7 +72,7 @@ ops << tbl.ops;
 f << fld.f;
 E << fld.E;
 @@
-fields.setdefault((p[0].file, ops), []).append((f, E))
+plancompat.field(p, ops, f, E)
 
 @global_tbl@
 identifier ops;
@@ -125,49 +93,7 @@ p << tbl.p;
 ops << tbl.ops;
 args;
 @@
-# A field set to NULL or 0 names no callback.
-have = dict((f, e) for f, e in fields.get((p[0].file, ops), [])
-            if str(e).strip() not in ('NULL', '0'))
-start = have.get('invalidate_range_start')
-end = have.get('invalidate_range_end')
-tlbs = have.get('arch_invalidate_secondary_tlbs')
-flags = '0'
-judged = [(str(x),) + sleep_text(p, str(x)) for x in (start, end) if x]
-sleepy = [j for j in judged if j[1] == 'sleeps']
-unsure = [j for j in judged if j[1] == 'unknown']
-if (tlbs and (start or end)) or sleepy or unsure:
-    flags = 'MNCOMPAT_RANGE_START_MAY_SLEEP'
-a = [ops] + [have.get(f, 'NULL') for f in TRANSLATED] + [flags]
-a += ['.%s = %s' % (f, e) for f, e in fields.get((p[0].file, ops), [])
-      if f not in TRANSLATED]
-# The arguments as the macro call lays them out (spatch adds its name
-# and the closing ");").
-coccinelle.args = cocci.make_ident(wrap('', MACRO, a)[len(MACRO) + 1:-2])
-# From 6.6 compat leaves the hook out of a table with range callbacks
-# (the kernel refuses both): its work must then be range_end's.
-lost = hook_left_out(p, tlbs, start, end) if tlbs and (start or end) else []
-if step.mode == 'patch':
-    why = ''
-    if flags != '0' and not sleepy and not unsure:
-        # Not a claim that anything sleeps: the routing before 4.13.
-        why = ' (not because a range callback may sleep: %s; with the secondary-TLB hook %s the flag makes compat call only the hook from invalidate_page before 4.13, so each change is handled once there)' % (
-            '; '.join(j[2] for j in judged), tlbs)
-    step.note(p, "converted: %s -> MNCOMPAT_MMU_NOTIFIER_OPS(..., %s)%s" % (ops, flags, why))
-else:
-    step.note(p, "%s: declare it with MNCOMPAT_MMU_NOTIFIER_OPS (convert.sh --compat)" % ops)
-if lost:
-    step.note(p, "review: from 6.6 compat leaves %s out of %s (the kernel refuses a secondary-TLB hook next to range callbacks), and %s: %s. Nothing does it on 6.6+: call it from range_end (for [start, end), after the change)" % (
-        tlbs, ops, ('%s does not do its work there' % end) if end else 'the table has no range_end to do its work',
-        '; '.join(lost[:4])))
-if sleepy and not tlbs:
-    step.note(p, "review: %s may sleep (%s) and %s has no secondary-TLB hook: before 4.13, where the kernel calls invalidate_page under the page-table lock, no form of this table is safe and compat refuses to build it" % (' and '.join(j[0] for j in sleepy), '; '.join(j[2] for j in sleepy), ops))
-elif unsure and not tlbs:
-    step.note(p, "review: cannot tell whether %s sleeps (%s): %s is built as a table that may sleep, so without a secondary-TLB hook compat refuses to build it before 4.13; if those calls never sleep, pass 0 instead of MNCOMPAT_RANGE_START_MAY_SLEEP" % (' and '.join(j[0] for j in unsure), '; '.join(j[2] for j in unsure), ops))
-if flags == '0' and (start or end):
-    step.note(p, "before 4.13 compat calls %s from invalidate_page under the page-table lock with a non-blockable range: %s" % (' and '.join(str(x) for x in (start, end) if x), '; '.join(j[2] for j in judged)))
-    fails = [d for d in module(p).defs(str(start), p[0].file) if d.get('eagain')] if start else []
-    if fails:
-        step.note(p, "review: %s returns -EAGAIN (%s:%d), but with flags 0 compat calls it before 4.13 from invalidate_page, where the kernel cannot take a failure (WARN, and nothing is invalidated): it never sleeps, so let it proceed when !mncompat_range_blockable()" % (start, fails[0]['file'], fails[0]['eagain']))
+coccinelle.args = cocci.make_ident(plancompat.macro_args(p, ops))
 
 // The #include to replace, looked for before anything changes.
 @has_inc@
@@ -260,11 +186,8 @@ f@pr(A, B)
 pr << reg.pr;
 f << reg.f;
 @@
-tbls = may_fail_paired(pr)
-if not tbls:
+if not plancompat.registration(pr, f):
     cocci.include_match(False)
-elif step.mode == 'patch':
-    step.note(pr, "converted: %s() -> mncompat_%s(): %s (range_start may fail, range_end kept): compat keeps start and end paired on both sides of Linux 5.12 (c2655835fd8c)" % (f, f, ', '.join(tbls)))
 
 @regrep depends on patch@
 expression reg.A, reg.B;
@@ -299,9 +222,9 @@ position reg.pr;
 @script:python depends on patch && (add_inc_reg || add_inc_reg_quote)@
 pr << reg.pr;
 @@
-note_reg_include(pr, "converted: added #include <mncompat/mmu_notifier.h> for the registration (the file had no #include <linux/mmu_notifier.h> of its own to replace)")
+plancompat.note_reg_include(pr, "converted: added #include <mncompat/mmu_notifier.h> for the registration (the file had no #include <linux/mmu_notifier.h> of its own to replace)")
 
 @script:python depends on patch && regrep && !inc && !add_inc_angle && !add_inc_quote && !has_inc && !has_linux_inc && !add_inc_reg && !add_inc_reg_quote@
 pr << reg.pr;
 @@
-note_reg_include(pr, "review: no #include in this file to add #include <mncompat/mmu_notifier.h> after, for mncompat_mmu_notifier_register(): add it")
+plancompat.note_reg_include(pr, "review: no #include in this file to add #include <mncompat/mmu_notifier.h> after, for mncompat_mmu_notifier_register(): add it")

@@ -4,7 +4,8 @@
 #
 # Host-side tests of the semantic patches and of convert.sh, TAP-like:
 #   - the unit tests of mncocci.py, the Python the scripts share
-#     (tests/test_mncocci.py);
+#     (tests/test_mncocci.py), and of the scripts' planners (plan*.py:
+#     tests/test_plan*.py);
 #   - every tests/<case>/: apply the .cocci files named in its spec to
 #     before.c, compare with after.c, apply again to after.c (idempotence),
 #     check the expected report lines;
@@ -173,19 +174,24 @@ build_outputs() {
 	[ $_built -eq 1 ] || echo "# no kernel in MNCOMPAT_KERNEL_ENVS: fixture builds skipped"
 }
 
-# --- 0. the Python the scripts share (mncocci.py) ----------------------
-"$python" "$here/test_mncocci.py" --tap >"$tmp/unit.out" 2>&1
-unit_status=$?
-sed -n '/^# /,$p' "$tmp/unit.out" >"$tmp/unit.trace"
-while read -r st name; do
-	case $st in
-	ok) ok "mncocci.py: $name" ;;
-	not-ok) not_ok "mncocci.py: $name" "$tmp/unit.trace" ;;
-	esac
-done <"$tmp/unit.out"
-if [ $unit_status -ne 0 ] && ! grep -q '^not-ok ' "$tmp/unit.out"; then
-	not_ok "mncocci.py: the unit tests run" "$tmp/unit.out"
-fi
+# --- 0. the Python of the scripts: mncocci.py, which they share, and ---
+# their planners (plan*.py); test_X.py tests X.py.
+for unit in test_mncocci.py test_plan413.py test_plan413call.py test_plan419.py \
+	test_plan50.py test_plancompat.py; do
+	mod=${unit#test_}
+	"$python" "$here/$unit" --tap >"$tmp/unit.out" 2>&1
+	unit_status=$?
+	sed -n '/^# /,$p' "$tmp/unit.out" >"$tmp/unit.trace"
+	while read -r st name; do
+		case $st in
+		ok) ok "$mod: $name" ;;
+		not-ok) not_ok "$mod: $name" "$tmp/unit.trace" ;;
+		esac
+	done <"$tmp/unit.out"
+	if [ $unit_status -ne 0 ] && ! grep -q '^not-ok ' "$tmp/unit.out"; then
+		not_ok "$mod: the unit tests run" "$tmp/unit.out"
+	fi
+done
 
 # --- 1. cases ---------------------------------------------------------
 cases=$*

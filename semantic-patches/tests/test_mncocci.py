@@ -14,8 +14,9 @@ import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                '..'))
+HERE = os.path.dirname(os.path.abspath(__file__))
+# (the planners' tests import their planner after this module)
+sys.path.insert(0, os.path.join(HERE, '..'))
 import mncocci  # noqa: E402
 
 
@@ -32,6 +33,11 @@ def at(file, line, column=0):
     return [Pos(file, line, column)]
 
 
+def case_input(name):
+    """The before.c of case tests/name."""
+    return os.path.join(HERE, name, 'before.c')
+
+
 class Files(unittest.TestCase):
     """A scratch directory for the C files of a test."""
 
@@ -46,6 +52,32 @@ class Files(unittest.TestCase):
         with open(path, 'w') as fh:
             fh.write(text)
         return path
+
+
+class OwnModule(Files):
+    """Files each of which is its own module (no convert.sh around: its
+    module environment is put aside), and the notes of a script's Step
+    in patch mode (capture())."""
+
+    def setUp(self):
+        super().setUp()
+        self.env = {k: os.environ.pop(k) for k in
+                    ('MNCOMPAT_MODULE_BASE', 'MNCOMPAT_STEP_MAP')
+                    if k in os.environ}
+        self.out = io.StringIO()
+
+    def tearDown(self):
+        os.environ.update(self.env)
+        super().tearDown()
+
+    def capture(self, step):
+        """step's notes go to self.out, as in patch mode."""
+        step.mode = 'patch'
+        step.out = self.out
+
+    def notes(self):
+        """The notes captured, without the file name."""
+        return [n.split(':', 1)[1] for n in self.out.getvalue().split('\n') if n]
 
 
 class StepTest(unittest.TestCase):
@@ -146,6 +178,21 @@ static int d;
         self.assertIsNone(mncocci.lines_of(f + '.none'))
 
 
+class SplitTextArgsTest(unittest.TestCase):
+    def test_split_text_args(self):
+        import mnlex
+        split = mnlex.split_text_args
+        self.assertEqual(split('mm , f(a, b),  x[1, 2] '), ['mm', 'f(a, b)', 'x[1, 2]'])
+        self.assertEqual(split('a,, b,'), ['a', '', 'b'])
+        self.assertEqual(split(''), [])
+        # text kept as it is, blanks inside included
+        self.assertEqual(split('struct page  *p, unsigned long a'),
+                         ['struct page  *p', 'unsigned long a'])
+        # what the lexer reads as a string or a comment splits nothing
+        self.assertEqual(split('"a, (b", \',\', c /* d, e */'),
+                         ['"a, (b"', "','", 'c /* d, e */'])
+
+
 class WrapTest(unittest.TestCase):
     def test_fits(self):
         self.assertEqual(mncocci.wrap('\t', 'f', ['a', 'b']), 'f(a, b);')
@@ -174,7 +221,7 @@ class WrapTest(unittest.TestCase):
             '\t\t\t  MNCOMPAT_RANGE_START_MAY_SLEEP);')
 
 
-class ModuleTest(Files):
+class ModuleTest(OwnModule):
     """sleep_of() and the removal notes, through mnmodule.py on a file of
     its own (no convert.sh: the file is its module)."""
 
@@ -209,14 +256,7 @@ static void c_page(struct mmu_notifier *mn, struct mm_struct *mm,
 
     def setUp(self):
         super().setUp()
-        self.env = {k: os.environ.pop(k) for k in
-                    ('MNCOMPAT_MODULE_BASE', 'MNCOMPAT_STEP_MAP')
-                    if k in os.environ}
         self.f = self.write('m.c', self.SRC)
-
-    def tearDown(self):
-        os.environ.update(self.env)
-        super().tearDown()
 
     def test_sleep_of(self):
         p = at(self.f, 10)
@@ -285,20 +325,10 @@ static void c_page(struct mmu_notifier *mn, struct mm_struct *mm,
             'not converted, give every branch the 4.13 prototype by hand' % f])
 
 
-class Issue33Test(Files):
+class Issue33Test(OwnModule):
     """The declaration macros the 4.19 guard goes after, the tables compat
     registers with mncompat_mmu_notifier_register(), and the fault path
     (mnmodule.py) that holds re-faults off."""
-
-    def setUp(self):
-        super().setUp()
-        self.env = {k: os.environ.pop(k) for k in
-                    ('MNCOMPAT_MODULE_BASE', 'MNCOMPAT_STEP_MAP')
-                    if k in os.environ}
-
-    def tearDown(self):
-        os.environ.update(self.env)
-        super().tearDown()
 
     def test_decl_macro(self):
         f = self.write('d.c', 'void f(void)\n{\n\tLIST_HEAD(x);\n'
@@ -467,11 +497,12 @@ static int attach(struct dev *d)
         self.assertEqual(sorted(k[1] for k in m.work('p', f)), ['drop'])
 
 
-def tap():
-    """Run every test; "ok NAME" / "not-ok NAME" lines, then the
+def tap(module=None):
+    """Run every test of module (default: this one; the planners' tests
+    run theirs with it); "ok NAME" / "not-ok NAME" lines, then the
     tracebacks.  Exit status 1 when one failed."""
     suite = unittest.defaultTestLoader.loadTestsFromModule(
-        sys.modules[__name__])
+        module or sys.modules[__name__])
     failed = []
     for case in unittest.TestSuite(suite)._tests:
         for test in case:
@@ -488,7 +519,13 @@ def tap():
     return 1 if failed else 0
 
 
-if __name__ == '__main__':
+def main(name):
+    """Run the tests of module name (a test file run as a script): with
+    --tap as tap() does, else as unittest does."""
     if sys.argv[1:] == ['--tap']:
-        sys.exit(tap())
-    unittest.main()
+        sys.exit(tap(sys.modules[name]))
+    unittest.main(module=name)
+
+
+if __name__ == '__main__':
+    main(__name__)

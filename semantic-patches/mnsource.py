@@ -1,0 +1,348 @@
+# SPDX-License-Identifier: GPL-2.0
+"""One C file as the module view (mnmodule.py) reads it: Source parses
+its text (lex()) into the functions and function-like macros it
+defines (Func: what each body calls, passes, locks, writes and reads)
+and the struct mmu_notifier_ops tables it initializes (Table)."""
+import re
+
+from mnkernel import ALLOCATORS, ATOMIC_GFP, ATTRIBUTE_MACROS, FIELD_READERS, \
+    FIELD_WRITERS, KEYWORDS, LOCK_OPS, SLEEPING_GFP, VM_FAULT_FIELDS
+from mnlex import called_group, drop_unbalanced_branches, last_member, lex, \
+    opening, params_of, split_args
+
+
+# ---------------------------------------------------------------------
+# Functions, macros, tables.
+# ---------------------------------------------------------------------
+
+class Func:
+    """A function definition (or a function-like macro) and what its body
+    does."""
+
+    def __init__(self, name, path, line, static, params, macro=False):
+        self.name = name
+        self.path = path
+        self.line = line
+        self.static = static
+        self.params = params
+        self.macro = macro
+        self.calls = []         # (name, line, argument tokens)
+        self.indirect = []      # (text, line)
+        self.passed = []        # (name, line): identifiers given as args
+        self.writes = {}        # field -> first line
+        self.reads = {}         # field -> first line
+        self.locks = {}         # lock field -> net takes
+        self.lock_lines = {}    # lock field -> line of the first take
+        self.stores = 0         # writes through a pointer or an index
+        self.returns = 0
+        self.used = set()       # identifiers of the body
+        self.gfp_sleep = None   # (call, line)
+        self.eagain = None      # line of a "return -EAGAIN"
+        self.gfp_unknown = None
+        self.range_form = None  # read_body(): its address as a range
+
+    def where(self):
+        return '%s:%d' % (self.path, self.line)
+
+
+ASSIGN_OPS = set('= += -= *= /= %= &= |= ^= <<= >>='.split())
+
+
+def read_body(f, toks, gfp_macros):
+    """Fill f from the tokens of its body."""
+    n = len(toks)
+    # range_form: the third parameter (a page callback's address), its
+    # uses, and those that are range pairs.
+    addr = f.params[2] if len(f.params) >= 3 and not f.macro else None
+    addr_uses, pairs, paired = [], [], set()
+    for i, tok in enumerate(toks):
+        t = tok.t
+        if tok.kind == 'id':
+            f.used.add(t)
+            if t == addr:
+                addr_uses.append(id(tok))
+        if t == 'return':
+            f.returns += 1
+            if i + 2 < n and toks[i + 1].t == '-' and toks[i + 2].t == 'EAGAIN':
+                f.eagain = tok.line
+        nxt = toks[i + 1].t if i + 1 < n else ''
+        prv = toks[i - 1].t if i > 0 else ''
+        if tok.kind == 'id' and nxt == '(' and t not in KEYWORDS:
+            args, _ = split_args(toks, i + 1)
+            if addr:
+                pairs += range_pairs(addr, tok, args, paired)
+            if prv in ('.', '->'):
+                f.indirect.append(('->' + t + '()', tok.line))
+                continue
+            f.calls.append((t, tok.line, args))
+            for a in args:
+                for k, at in enumerate(a):
+                    if at.kind == 'id' and (k + 1 >= len(a) or
+                                            a[k + 1].t != '('):
+                        f.passed.append((at.t, at.line))
+            if t in ALLOCATORS or t.startswith('alloc_'):
+                text = ' '.join(x.t for a in args for x in a)
+                words = set(re.findall(r'\w+', text))
+                for w in list(words):
+                    words |= gfp_macros.get(w, set())
+                text = ' '.join(sorted(words))
+                if SLEEPING_GFP.search(text) and not ATOMIC_GFP.search(text):
+                    f.gfp_sleep = f.gfp_sleep or (t, tok.line)
+                elif not ATOMIC_GFP.search(text) and not SLEEPING_GFP.search(text):
+                    f.gfp_unknown = f.gfp_unknown or (t, tok.line)
+            if FIELD_WRITERS.match(t) and args:
+                m = last_member(args[0])
+                if m:
+                    f.writes.setdefault(m, tok.line)
+            elif FIELD_READERS.match(t) and args:
+                for a in args:
+                    m = last_member(a)
+                    if m:
+                        f.reads.setdefault(m, tok.line)
+            if t in LOCK_OPS and args:
+                m = last_member(args[0]) or ' '.join(x.t for x in args[0])
+                f.locks[m] = f.locks.get(m, 0) + LOCK_OPS[t]
+                if LOCK_OPS[t] > 0:
+                    f.lock_lines.setdefault(m, tok.line)
+            continue
+        if t == '(' and prv == ')' and called_group(toks, i - 1):
+            f.indirect.append(('a call through a function pointer',
+                               tok.line))
+            continue
+        if tok.kind == 'id' and prv in ('->', '.'):
+            # x->f op= ..., x->f++, ++x->f
+            write = nxt in ASSIGN_OPS or nxt in ('++', '--')
+            if not write:
+                j = i - 1
+                while j >= 1 and toks[j].t in ('->', '.') and \
+                        toks[j - 1].kind == 'id':
+                    j -= 2
+                if j >= 0 and toks[j].t in ('++', '--'):
+                    write = True
+            if write:
+                f.writes.setdefault(t, tok.line)
+            else:
+                f.reads.setdefault(t, tok.line)
+            continue
+        if t == '*' and prv in (';', '{', '}', ')') and i + 2 < n and \
+                toks[i + 1].kind == 'id' and toks[i + 2].t in ASSIGN_OPS:
+            f.stores += 1
+        elif t == ']' and nxt in ASSIGN_OPS:
+            f.stores += 1
+    # How a page callback uses its address when only as a range: one
+    # (line, callee, 'end' or 'len') per argument pair; none when it uses
+    # it any other way, not at all, or the body already names start or
+    # end (the names the rewrite gives the range).
+    if pairs and all(u in paired for u in addr_uses) and \
+            'start' not in f.used and 'end' not in f.used:
+        f.range_form = pairs
+
+
+def range_pairs(addr, call, args, paired):
+    """The range pairs among the arguments args of call: (line, callee,
+    'end') for (addr, addr + PAGE_SIZE), (line, callee, 'len') for (addr,
+    PAGE_SIZE); the addr tokens they hold go into paired (ids)."""
+    out = []
+    for k in range(len(args) - 1):
+        if [x.t for x in args[k]] != [addr]:
+            continue
+        second = [x.t for x in args[k + 1]]
+        if second == [addr, '+', 'PAGE_SIZE']:
+            out.append((call.line, call.t, 'end'))
+            paired.update([id(args[k][0]), id(args[k + 1][0])])
+        elif second == ['PAGE_SIZE']:
+            out.append((call.line, call.t, 'len'))
+            paired.add(id(args[k][0]))
+    return out
+
+
+class Table:
+    def __init__(self, name, path, line, fields, static, macro=False):
+        self.name = name
+        self.path = path
+        self.line = line
+        self.fields = fields    # field -> (value, line)
+        self.static = static
+        self.macro = macro
+
+
+COMPAT_ARGS = ('release', 'invalidate_range_start', 'invalidate_range_end',
+               'arch_invalidate_secondary_tlbs')
+
+
+class Source:
+    """One file of a module."""
+
+    def __init__(self, path, text):
+        self.path = path
+        self.text = text
+        self.funcs = []
+        self.macros = {}        # name -> Func (function-like)
+        self.objmacros = {}     # name -> identifiers of the body
+        self.tables = []
+        self.vm_faults = []     # (name, line): vm_operations_struct fault handlers
+        self.includes = []      # quoted includes
+        self.guards = []        # (line, text) of LINUX_VERSION_CODE #ifs
+        self.cpp = []           # (line, word, text)
+        self.parse()
+
+    def parse(self):
+        toks, directives = lex(self.text)
+        for line, d in directives:
+            if not d:
+                continue
+            w = d[0].t
+            self.cpp.append((line, w, ' '.join(x.t for x in d[1:])))
+            if w == 'include' and len(d) > 1 and d[1].kind == 'str' and \
+                    d[1].t.startswith('"'):
+                self.includes.append(d[1].t.strip('"'))
+            elif w == 'define' and len(d) > 1 and d[1].kind == 'id':
+                self.define(line, d[1:])
+        toks = drop_unbalanced_branches(toks, directives)
+        gfp = {k: v for k, v in self.objmacros.items()}
+        for m in self.macros.values():
+            read_body(m, m.body, gfp)
+        self.toplevel(toks, gfp)
+
+    def define(self, line, d):
+        name = d[0].t
+        # function-like: '(' right after the name (same column run)
+        if len(d) > 1 and d[1].t == '(' and d[1].line == d[0].line:
+            j = 2
+            while j < len(d) and d[j].t != ')':
+                j += 1
+            params = [x.t for x in d[2:j] if x.kind == 'id']
+            m = Func(name, self.path, line, True, params, macro=True)
+            m.body = d[j + 1:]
+            self.macros[name] = m
+        else:
+            self.objmacros[name] = set(x.t for x in d[1:] if x.kind == 'id')
+
+    def toplevel(self, toks, gfp):
+        n = len(toks)
+        i = 0
+        head = 0                # first token of the current declaration
+        while i < n:
+            t = toks[i].t
+            if t == ';':
+                self.statement(toks[head:i])
+                head = i + 1
+            elif t == '{':
+                end = self.block_end(toks, i)
+                hd = toks[head:i]
+                if any(x.t == '=' for x in hd):
+                    self.initializer(hd, toks[i:end + 1])
+                    # up to the ';' after the initializer
+                    i = end + 1
+                    continue
+                fn = self.function_head(hd)
+                if fn:
+                    read_body(fn, toks[i + 1:end], gfp)
+                    self.funcs.append(fn)
+                    i = end + 1
+                    head = i
+                    continue
+                i = end + 1
+                continue
+            elif t == '}':
+                # a stray closing brace (a macro that opens one)
+                head = i + 1
+            i += 1
+
+    @staticmethod
+    def block_end(toks, i):
+        depth = 0
+        for j in range(i, len(toks)):
+            if toks[j].t == '{':
+                depth += 1
+            elif toks[j].t == '}':
+                depth -= 1
+                if depth == 0:
+                    return j
+        return len(toks) - 1
+
+    def function_head(self, hd):
+        """A Func when hd ends like a function definition's header."""
+        j = len(hd) - 1
+        while j >= 0:
+            if hd[j].t != ')':
+                return None
+            k = opening(hd, j)
+            if k < 1 or hd[k - 1].kind != 'id':
+                return None
+            name = hd[k - 1].t
+            if name in ATTRIBUTE_MACROS or name.startswith('__attribute'):
+                j = k - 2
+                continue
+            if name in KEYWORDS:
+                return None
+            static = any(x.t == 'static' for x in hd[:k - 1])
+            return Func(name, self.path, hd[k - 1].line, static,
+                        params_of(hd[k + 1:j]))
+        return None
+
+    def initializer(self, hd, block):
+        words = [x.t for x in hd]
+        if 'vm_operations_struct' in words:
+            for k in range(len(block) - 3):
+                if block[k].t == '.' and block[k + 1].t in VM_FAULT_FIELDS \
+                        and block[k + 2].t == '=' and \
+                        block[k + 3].kind == 'id' and \
+                        block[k + 3].t not in ('NULL',):
+                    self.vm_faults.append((block[k + 3].t, block[k + 3].line))
+            return
+        if 'mmu_notifier_ops' not in words:
+            return
+        eq = words.index('=')
+        name = None
+        for x in reversed(hd[:eq]):
+            if x.kind == 'id':
+                name = x.t
+                break
+        fields = {}
+        k = 0
+        while k < len(block):
+            if block[k].t == '.' and k + 2 < len(block) and \
+                    block[k + 1].kind == 'id' and block[k + 2].t == '=':
+                vals = []
+                m = k + 3
+                depth = 0
+                while m < len(block):
+                    if block[m].t in '([':
+                        depth += 1
+                    elif block[m].t in ')]':
+                        depth -= 1
+                    if depth == 0 and block[m].t in (',', '}'):
+                        break
+                    vals.append(block[m])
+                    m += 1
+                ids = [v.t for v in vals if v.kind == 'id']
+                val = ids[-1] if ids else None
+                fields.setdefault(block[k + 1].t, (val, block[k + 1].line))
+                k = m
+            k += 1
+        self.tables.append(Table(name, self.path, hd[0].line, fields,
+                                 'static' in words))
+
+    def statement(self, st):
+        if len(st) > 2 and st[0].t == 'MNCOMPAT_MMU_NOTIFIER_OPS' and \
+                st[1].t == '(':
+            args, _ = split_args(st, 1)
+            vals = []
+            for a in args:
+                ids = [x.t for x in a if x.kind == 'id']
+                vals.append(ids[-1] if ids else None)
+            if len(vals) < 6:
+                return
+            fields = {}
+            for f, v in zip(COMPAT_ARGS, vals[1:5]):
+                if v and v != 'NULL':
+                    fields[f] = (v, st[0].line)
+            self.tables.append(Table(vals[0], self.path, st[0].line, fields,
+                                     True, macro=True))
+
+
+def read_text(path):
+    with open(path, 'rb') as fh:
+        data = fh.read()
+    return data.decode('utf-8', errors='replace').replace('\r\n', '\n')

@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The planner of mn-compat-ops.cocci (the tables declared with
+MNCOMPAT_MMU_NOTIFIER_OPS, the registrations that keep range_start and
+range_end paired).
+
+The script's rules give it each table's fields (field()); macro_args()
+decides the macro's arguments, its flags among them (whether compat
+must treat the range callbacks as sleeping, through the module view),
+and says what that means on each side of Linux 4.13 and 6.6;
+registration() decides which mmu_notifier_register() calls become
+mncompat_mmu_notifier_register().  The state lives here, as module
+attributes.  Tested by tests/test_plancompat.py.
+"""
+from mncocci import Step, may_fail_paired, module, sleep_of, wrap
+
+step = Step('compat')
+# (file, table) -> its fields, [(field, value)] in the order of the file
+fields = {}
+TRANSLATED = ['release', 'invalidate_range_start', 'invalidate_range_end',
+              'arch_invalidate_secondary_tlbs']
+MACRO = 'MNCOMPAT_MMU_NOTIFIER_OPS'
+reg_inc_noted = set()
+
+
+def field(p, ops, f, e):
+    """Table ops (at p) has field f = e."""
+    fields.setdefault((p[0].file, ops), []).append((f, e))
+
+
+def note_reg_include(p, msg):
+    """Say msg at the file's first converted registration only (the
+    include rules match once per file, the registrations once each)."""
+    if p[0].file not in reg_inc_noted:
+        reg_inc_noted.add(p[0].file)
+        step.note(p, msg)
+
+
+def hook_left_out(p, tlbs, start, end):
+    """The work of the hook tlbs that range_end end does not do (the
+    module view's work items), [] when it does it all."""
+    fx = module(p)
+    m, f = fx.mod, fx.real(p[0].file)
+    tlbs = str(tlbs)
+    reached = m.names_reached(str(end), f) if end else set()
+    if tlbs in reached or not m.resolve(tlbs, f):
+        return []
+    ew = m.work(str(end), f) if end else {}
+    skip = tuple(str(x) for x in (start, end) if x)
+    return [t for i, t in sorted(m.work(tlbs, f, skip=skip).items())
+            if not m.covers(i, ew, reached)]
+
+
+def sleep_text(p, fn):
+    """(verdict, text) of how fn may sleep, through the whole module."""
+    v, words = sleep_of(p, fn)
+    if v == 'unknown':
+        return v, '%s calls %s' % (fn, words)
+    return v, words or '%s never sleeps' % fn
+
+
+def macro_args(p, ops):
+    """The arguments of MNCOMPAT_MMU_NOTIFIER_OPS for table ops (at p),
+    as the macro call lays them out (spatch adds the macro's name and the
+    closing ");"); the notes of the conversion."""
+    # A field set to NULL or 0 names no callback.
+    have = dict((f, e) for f, e in fields.get((p[0].file, ops), [])
+                if str(e).strip() not in ('NULL', '0'))
+    start = have.get('invalidate_range_start')
+    end = have.get('invalidate_range_end')
+    tlbs = have.get('arch_invalidate_secondary_tlbs')
+    flags = '0'
+    judged = [(str(x),) + sleep_text(p, str(x)) for x in (start, end) if x]
+    sleepy = [j for j in judged if j[1] == 'sleeps']
+    unsure = [j for j in judged if j[1] == 'unknown']
+    if (tlbs and (start or end)) or sleepy or unsure:
+        flags = 'MNCOMPAT_RANGE_START_MAY_SLEEP'
+    a = [ops] + [have.get(f, 'NULL') for f in TRANSLATED] + [flags]
+    a += ['.%s = %s' % (f, e) for f, e in fields.get((p[0].file, ops), [])
+          if f not in TRANSLATED]
+    # From 6.6 compat leaves the hook out of a table with range callbacks
+    # (the kernel refuses both): its work must then be range_end's.
+    lost = hook_left_out(p, tlbs, start, end) if tlbs and (start or end) else []
+    if step.mode == 'patch':
+        why = ''
+        if flags != '0' and not sleepy and not unsure:
+            # Not a claim that anything sleeps: the routing before 4.13.
+            why = (' (not because a range callback may sleep: %s; with the secondary-TLB hook '
+                   '%s the flag makes compat call only the hook from invalidate_page before '
+                   '4.13, so each change is handled once there)'
+                   % ('; '.join(j[2] for j in judged), tlbs))
+        step.note(p, "converted: %s -> MNCOMPAT_MMU_NOTIFIER_OPS(..., %s)%s" % (ops, flags, why))
+    else:
+        step.note(p, "%s: declare it with MNCOMPAT_MMU_NOTIFIER_OPS (convert.sh --compat)" % ops)
+    if lost:
+        step.note(p, "review: from 6.6 compat leaves %s out of %s (the kernel refuses a "
+                  "secondary-TLB hook next to range callbacks), and %s: %s. Nothing does it on "
+                  "6.6+: call it from range_end (for [start, end), after the change)"
+                  % (tlbs, ops,
+                     ('%s does not do its work there' % end) if end
+                     else 'the table has no range_end to do its work',
+                     '; '.join(lost[:4])))
+    if sleepy and not tlbs:
+        step.note(p, "review: %s may sleep (%s) and %s has no secondary-TLB hook: before 4.13, "
+                  "where the kernel calls invalidate_page under the page-table lock, no form of "
+                  "this table is safe and compat refuses to build it"
+                  % (' and '.join(j[0] for j in sleepy), '; '.join(j[2] for j in sleepy), ops))
+    elif unsure and not tlbs:
+        step.note(p, "review: cannot tell whether %s sleeps (%s): %s is built as a table that "
+                  "may sleep, so without a secondary-TLB hook compat refuses to build it before "
+                  "4.13; if those calls never sleep, pass 0 instead of "
+                  "MNCOMPAT_RANGE_START_MAY_SLEEP"
+                  % (' and '.join(j[0] for j in unsure), '; '.join(j[2] for j in unsure), ops))
+    if flags == '0' and (start or end):
+        step.note(p, "before 4.13 compat calls %s from invalidate_page under the page-table lock "
+                  "with a non-blockable range: %s"
+                  % (' and '.join(str(x) for x in (start, end) if x),
+                     '; '.join(j[2] for j in judged)))
+        fails = [d for d in module(p).defs(str(start), p[0].file)
+                 if d.get('eagain')] if start else []
+        if fails:
+            step.note(p, "review: %s returns -EAGAIN (%s:%d), but with flags 0 compat calls it "
+                      "before 4.13 from invalidate_page, where the kernel cannot take a failure "
+                      "(WARN, and nothing is invalidated): it never sleeps, so let it proceed "
+                      "when !mncompat_range_blockable()"
+                      % (start, fails[0]['file'], fails[0]['eagain']))
+    return wrap('', MACRO, a)[len(MACRO) + 1:-2]
+
+
+def registration(pr, f):
+    """Does the registration call f at pr become mncompat_f (a table of
+    the module has a range_start that may fail and a range_end)?"""
+    tbls = may_fail_paired(pr)
+    if tbls and step.mode == 'patch':
+        step.note(pr, "converted: %s() -> mncompat_%s(): %s (range_start may fail, range_end "
+                  "kept): compat keeps start and end paired on both sides of Linux 5.12 "
+                  "(c2655835fd8c)" % (f, f, ', '.join(tbls)))
+    return bool(tbls)
