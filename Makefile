@@ -5,7 +5,7 @@
 # make deps (as root, once): the tool packages; everything else runs as any
 # user (as root, matrix and test install missing tools themselves).
 # make matrix DRIVER=dir [TESTS=file-or-dir] [CONVERT=compat|native|atomic]:
-# your own driver instead of the samples (ci/driver-matrix.sh; CONVERT picks
+# your own driver instead of the samples (ci/run/driver-matrix.sh; CONVERT picks
 # how semantic-patches/convert.sh converts it, default compat).
 # Measurements, run by hand (README "Timings", "Boots you can trust"):
 # make benchmark [BENCHMARK="warm driver cold"], make bench (convert.sh
@@ -26,23 +26,23 @@ deps:
 setup: deps
 
 kernels: setup
-	ci/prepare-kernel.sh
+	ci/kernels/prepare-kernel.sh
 
 matrix: setup
 ifdef DRIVER
-	ci/driver-matrix.sh $(if $(CONVERT),--$(CONVERT)) $(DRIVER) $(TESTS)
+	ci/run/driver-matrix.sh $(if $(CONVERT),--$(CONVERT)) $(DRIVER) $(TESTS)
 else
-	ci/matrix.sh $(SUITES)
+	ci/run/matrix.sh $(SUITES)
 endif
 
 test:
 	ci/test.sh
 
 check:
-	ci/check-style.sh
+	ci/checks/check-style.sh
 
 benchmark: setup
-	ci/benchmark.sh $(BENCHMARK)
+	ci/checks/benchmark.sh $(BENCHMARK)
 
 bench: setup
 	semantic-patches/bench.sh
@@ -51,7 +51,7 @@ later-breaks: setup
 	semantic-patches/check-6.1-to-6.12.sh
 
 boot-flake: setup
-	ci/boot-flake.sh $(FLAKE)
+	ci/checks/boot-flake.sh $(FLAKE)
 
 clean:
 	rm -rf out

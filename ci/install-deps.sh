@@ -5,7 +5,7 @@
 # As root: apt-get update, then install what is missing; this is the only
 # step of the kit that needs root. As any other user: check that they are
 # all installed and, if not, name them and the command to run as root.
-# Kernel packages are never installed: ci/get-deb-kernel.sh downloads and
+# Kernel packages are never installed: ci/kernels/get-deb-kernel.sh downloads and
 # unpacks them into the cache.
 set -eu
 

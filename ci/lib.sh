@@ -3,7 +3,8 @@
 # Common helpers for the ci/ scripts. Source it; do not run it.
 
 # The top of the repository: the nearest directory above the sourcing
-# script's that holds ci/lib.sh (ci/ for ci/*.sh, two up for ci/tests/ and
+# script's that holds ci/lib.sh (one up for ci/*.sh, two up for the stage
+# folders ci/kernels/, ci/run/, ci/report/, ci/checks/, for ci/tests/ and
 # compat/tests/).
 MNCOMPAT_TOP=$(cd "$(dirname "$0")/.." && pwd)
 [ -f "$MNCOMPAT_TOP/ci/lib.sh" ] || MNCOMPAT_TOP=$(cd "$MNCOMPAT_TOP/.." && pwd)
@@ -16,7 +17,7 @@ if [ -z "${MNCOMPAT_CACHE:-}" ]; then
 		MNCOMPAT_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/mncompat
 	fi
 fi
-KERNELS_LIST=${KERNELS_LIST:-$MNCOMPAT_TOP/ci/kernels.list}
+KERNELS_LIST=${KERNELS_LIST:-$MNCOMPAT_TOP/ci/kernels/kernels.list}
 # The sbin tools the kit runs need no root (depmod writes a Debian kernel's
 # modules.dep in the cache, dkms builds in a private tree), but a stock
 # Debian login's PATH (/usr/local/bin:/usr/bin:/bin) has no sbin folder:
@@ -77,8 +78,8 @@ require_tools() {
 # write what a kind's script (get-deb-kernel, build-src-kernel,
 # register-user-kernel) found of kernel NAME into its env file, the
 # kernel's handle (KEY=VALUE lines, written and read by
-# ci/matrix_model.py, sourced by the scripts), in one step; print its path. ci/prepare-kernel.sh then adds
-# the fields of the kernel's ci/kernels.list row.
+# ci/matrix_model.py, sourced by the scripts), in one step; print its path. ci/kernels/prepare-kernel.sh then adds
+# the fields of the kernel's ci/kernels/kernels.list row.
 write_kernel_env() {
 	wke_file=$MNCOMPAT_CACHE/kernels/$1.env
 	mkdir -p "$MNCOMPAT_CACHE/kernels"
@@ -88,7 +89,7 @@ write_kernel_env() {
 }
 
 # check_kernels NAME...: fail unless every NAME is a row of the matrix
-# (ci/matrix_model.py reads ci/kernels.list).
+# (ci/matrix_model.py reads ci/kernels/kernels.list).
 check_kernels() {
 	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" check-kernels \
 		"$KERNELS_LIST" "$@" || exit 1
@@ -131,10 +132,10 @@ phases_on() {
 }
 
 # phase NAME CMD...: run CMD (a program, not a function). With
-# $MNCOMPAT_PHASES set (ci/matrix.sh sets it to work/phases.tsv of its run),
+# $MNCOMPAT_PHASES set (ci/run/matrix.sh sets it to work/phases.tsv of its run),
 # also append "NAME<TAB>wall<TAB>user<TAB>sys" (seconds, CMD and everything
-# it waited for) to that file: ci/phases.py sums them by phase
-# (ci/benchmark.sh, README "Timings").
+# it waited for) to that file: ci/report/phases.py sums them by phase
+# (ci/checks/benchmark.sh, README "Timings").
 phase() {
 	_phase=$1
 	shift
@@ -146,7 +147,7 @@ phase() {
 }
 
 # once_per_run KEY OUT CMD...: run CMD, which fills the directory OUT, once
-# per matrix run for KEY. With $MNCOMPAT_RUN_CACHE set (ci/matrix.sh sets
+# per matrix run for KEY. With $MNCOMPAT_RUN_CACHE set (ci/run/matrix.sh sets
 # it to a folder of the run), a later call with the same KEY, from any
 # cell, waits for the first and gets a copy of its OUT, its stderr and its
 # exit status; unset, CMD just runs. Nothing is kept between runs.

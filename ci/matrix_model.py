@@ -1,16 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 """The matrix as one model (standard library only): the kernels of
-ci/kernels.list and their env files, the suite files, and the plan of a
+ci/kernels/kernels.list and their env files, the suite files, and the plan of a
 run made from them. This is the one place that parses a suite file, a
 kernel's env file and compat's mncompat_config.h; the shell scripts of
 ci/ ask it (the commands at the end) and do the leaf actions (prepare a
 kernel, build a module, boot a guest).
 
-A kernel's env file (ci/lib.sh write_kernel_env, ci/prepare-kernel.sh) is
+A kernel's env file (ci/lib.sh write_kernel_env, ci/kernels/prepare-kernel.sh) is
 KEY=VALUE lines, a value with blanks in single quotes: the scripts source
 it, this model reads it.
 
-A suite file has one directive per line; ci/stage-suite.sh's header says
+A suite file has one directive per line; ci/run/stage-suite.sh's header says
 what each does. Parsing checks them all: an unknown directive, a
 converted-module without its mode or a "kernels" line is an error of the
 suite (a failing "harness" row for each of its runs, the others still
@@ -28,6 +28,7 @@ MODES = ("--compat", "--native", "--atomic")
 DIRECTIVES = ("module", "converted-module", "kmod", "test", "exec",
               "wrapper", "timeout", "needs", "qemu", "append", "alone")
 KINDS = ("deb", "src", "user")
+LACKS_LIST = os.path.join(TOP, "ci", "kernels", "lacks.list")
 
 
 class ModelError(Exception):
@@ -94,7 +95,7 @@ def list_words(path):
 
 
 class KernelRow:
-    """One row of ci/kernels.list: name, kind, series (or build tree),
+    """One row of ci/kernels/kernels.list: name, kind, series (or build tree),
     and the kind's other fields."""
 
     def __init__(self, fields, path="kernels.list"):
@@ -117,7 +118,7 @@ class KernelRow:
         return self.arg(4) if self.kind == "src" else "-"
 
     def lacks(self, lacks_list):
-        """The ci/lacks.list features a user row says it lacks."""
+        """The ci/kernels/lacks.list features a user row says it lacks."""
         if self.kind != "user" or self.arg(6) == "-":
             return []
         field = self.arg(6)
@@ -130,7 +131,7 @@ class KernelRow:
         for f in features:
             if f not in known:
                 raise ModelError(f"{self.name}: lacks={f}: not a feature of "
-                                 f"ci/lacks.list ({' '.join(known)} )")
+                                 f"ci/kernels/lacks.list ({' '.join(known)} )")
         return features
 
     def generation(self, release):
@@ -180,7 +181,7 @@ def known_words():
 
 
 class Kernel:
-    """A prepared kernel: its env file (the handle ci/prepare-kernel.sh
+    """A prepared kernel: its env file (the handle ci/kernels/prepare-kernel.sh
     prints) and what a suite's needs lines test of it."""
 
     def __init__(self, env_file):
@@ -188,11 +189,11 @@ class Kernel:
         self.env = read_env(env_file)
         if "KERNEL_NAME" not in self.env:
             raise ModelError(f"{env_file}: not a kernel env file "
-                             "(no KERNEL_NAME; ci/prepare-kernel.sh)")
+                             "(no KERNEL_NAME; ci/kernels/prepare-kernel.sh)")
         self.name = self.env["KERNEL_NAME"]
 
     def properties(self, config_dir):
-        """The kernel's properties, one word each (ci/stage-suite.sh
+        """The kernel's properties, one word each (ci/run/stage-suite.sh
         writes them beside its results for the needs lines): kind=KIND,
         recreated and recreated=SERIES, release=RELEASE, each compat probe
         that compiled (lower case), each CONFIG_ option set to y or m,
@@ -348,12 +349,12 @@ class Suite:
                             "kind=deb|src|user, release>=X.Y)")
 
     def boot_conf(self):
-        """ci/boot-suites.sh's boot.conf of the suite (sourced there)."""
+        """ci/run/boot-suites.sh's boot.conf of the suite (sourced there)."""
         return (f"timeout_s={self.timeout}\nqemu_args='{self.qemu}'\n"
                 f"append='{self.append}'\n")
 
     def step_lines(self):
-        """The suite's build and run steps for ci/stage-suite.sh, one a
+        """The suite's build and run steps for ci/run/stage-suite.sh, one a
         line: DIRECTIVE PATH [MODE [--naive=HOW]] [MAKEVAR=VALUE...], a
         path relative to the repository top made absolute."""
         out = []
@@ -368,7 +369,7 @@ class Suite:
 def plan(kernels, suite_paths, extra, hints):
     """The suite runs of a matrix run: (kernel, group, cost, suite path)
     for every suite on every kernel (the kernel's properties are known only
-    once it is prepared: ci/stage-suite.sh leaves a suite out then), EXTRA
+    once it is prepared: ci/run/stage-suite.sh leaves a suite out then), EXTRA
     being {kernel: [more suite paths]}. The cost is the last run's seconds
     from HINTS {(kernel, suite): seconds}, else the suite's timeout. A
     suite the model refuses is a group of its own (its staging fails with
@@ -408,18 +409,18 @@ def suite_name(path):
 
 def plan_makefile(kernels, boot_list, work, results):
     """The run's makefile: each kernel prepared after the one before it
-    (ci/matrix-prepare.sh), each boot (ci/boot-group.sh) once its kernel
+    (ci/run/matrix-prepare.sh), each boot (ci/run/boot-group.sh) once its kernel
     is; "all" lists the preparations first, then the boots longest
     first."""
     q = shlex.quote
-    ci = os.path.join(TOP, "ci")
-    lines = ["# Generated by ci/matrix_model.py (ci/matrix.sh).",
+    run = os.path.join(TOP, "ci", "run")
+    lines = ["# Generated by ci/matrix_model.py (ci/run/matrix.sh).",
              ".PHONY: all"]
     prev = None
     for k in kernels:
         lines.append(f".PHONY: prepare/{k}")
         lines.append(f"prepare/{k}:" + (f" | prepare/{prev}" if prev else ""))
-        lines.append(f"\t@{q(os.path.join(ci, 'matrix-prepare.sh'))} {k} "
+        lines.append(f"\t@{q(os.path.join(run, 'matrix-prepare.sh'))} {k} "
                      f"{q(work)}")
         prev = k
     targets = []
@@ -428,7 +429,7 @@ def plan_makefile(kernels, boot_list, work, results):
         targets.append(target)
         lines.append(f".PHONY: {target}")
         lines.append(f"{target}: | prepare/{k}")
-        lines.append(f"\t@{q(os.path.join(ci, 'boot-group.sh'))} {k} "
+        lines.append(f"\t@{q(os.path.join(run, 'boot-group.sh'))} {k} "
                      f"{q(work)} {q(results)} "
                      + " ".join(q(f) for f in files))
     lines.append("all: " + " ".join([f"prepare/{k}" for k in kernels]
@@ -438,7 +439,7 @@ def plan_makefile(kernels, boot_list, work, results):
 
 def read_hints(path):
     """The last run's seconds per (kernel, suite): "KERNEL SUITE SECONDS"
-    lines (ci/matrix.sh writes them), a scheduling hint only."""
+    lines (ci/run/matrix.sh writes them), a scheduling hint only."""
     hints = {}
     try:
         with open(path) as f:
@@ -474,7 +475,8 @@ def cmd_plan(args):
     for i, k in enumerate(kernels):
         names = (selftests if i == 0 else []) + (["leak"] if selftests
                                                  else [])
-        extra[k] = [os.path.join(TOP, "ci", "selftest", f"{n}.suite")
+        extra[k] = [os.path.join(TOP, "ci", "run", "selftest",
+                                 f"{n}.suite")
                     for n in names]
     runs = plan(kernels, args[5:], extra, read_hints(hints))
     boot_list = boots(runs)
@@ -536,7 +538,7 @@ def cmd_row(args):
     how many fields it has, as shell assignments, once its lacks= field
     is checked."""
     row = kernel_row(args[0], args[1])
-    row.lacks(os.path.join(TOP, "ci", "lacks.list"))
+    row.lacks(LACKS_LIST)
     q = shlex.quote
     print(f"kind={q(row.kind)} field3={q(row.arg(2))} "
           f"field4={q(row.arg(3))} field5={q(row.arg(4))} "
@@ -565,7 +567,7 @@ def cmd_finish_env(args):
     env = read_env(env_file)
     with open(env_file) as f:
         text = f.read()
-    lacks = row.lacks(os.path.join(TOP, "ci", "lacks.list"))
+    lacks = row.lacks(LACKS_LIST)
     text += env_line("KERNEL_APPEND", row.append())
     text += env_line("KERNEL_PATCHES", row.patches())
     text += env_line("KERNEL_LACKS", " ".join(lacks))

@@ -11,7 +11,7 @@ out=${MNCOMPAT_OUT:-$MNCOMPAT_TOP/out}
 mkdir -p "$out"
 # The host's kernel packages, /boot and /lib/modules before anything runs:
 # the last part checks the run left them as they were.
-"$MNCOMPAT_TOP/ci/host-state.sh" >"$out/host-state.before"
+"$MNCOMPAT_TOP/ci/checks/host-state.sh" >"$out/host-state.before"
 "$MNCOMPAT_TOP/ci/install-deps.sh"
 summary=$out/test-summary.log
 : >"$summary"
@@ -34,17 +34,17 @@ part() {
 	echo "$name: ${line:-0 passed, 1 failed}" >>"$summary"
 }
 
-part style "$MNCOMPAT_TOP/ci/check-style.sh"
+part style "$MNCOMPAT_TOP/ci/checks/check-style.sh"
 part templates "$MNCOMPAT_TOP/ci/tests/check-templates.sh"
 # The matrix's model (ci/matrix_model.py): suites, needs, boots, the plan.
 part matrix-model "$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/tests/test_matrix_model.py"
 part model "$MNCOMPAT_TOP/drivers-sample/mirror/model/run.sh"
 part kernel-patches "$MNCOMPAT_TOP/kernel-patches/check-series.sh" \
-	"$("$MNCOMPAT_TOP/ci/unpack-source.sh" 6.1)"
-# The matrix prepares the kernels (ci/matrix.sh); the later parts take
+	"$("$MNCOMPAT_TOP/ci/kernels/unpack-source.sh" 6.1)"
+# The matrix prepares the kernels (ci/run/matrix.sh); the later parts take
 # their handles (env files) from it.
 # shellcheck disable=SC2046
-part matrix "$MNCOMPAT_TOP/ci/matrix.sh" --selftests $(ls drivers-sample/*/*.suite)
+part matrix "$MNCOMPAT_TOP/ci/run/matrix.sh" --selftests $(ls drivers-sample/*/*.suite)
 # Which suites ran on which packaged kernel (their needs lines).
 part cells "$MNCOMPAT_TOP/ci/tests/check-cells.sh" "$out/results"
 env_files="" MNCOMPAT_KERNEL_ENVS=""
@@ -62,7 +62,7 @@ part cocci "$MNCOMPAT_TOP/semantic-patches/tests/run.sh"
 # shellcheck disable=SC2086
 part compat "$MNCOMPAT_TOP/compat/tests/run.sh" $env_files
 # shellcheck disable=SC2086
-part dkms "$MNCOMPAT_TOP/ci/check-dkms.sh" $env_files
+part dkms "$MNCOMPAT_TOP/ci/checks/check-dkms.sh" $env_files
 part driver-matrix "$MNCOMPAT_TOP/ci/tests/check-driver-matrix.sh"
 part user-kernel "$MNCOMPAT_TOP/ci/tests/check-user-kernel.sh"
 part unprivileged "$MNCOMPAT_TOP/ci/tests/check-unprivileged.sh"

@@ -10,7 +10,7 @@
 #    works on, and every FILE given after --, converted on its own
 #    (convert.sh FILE --quiet, all steps); the --top slowest are listed.
 # TREEs default to linux-source-6.1 and linux-source-6.12 from
-# ci/unpack-source.sh: the two ratios are printed one per tree.  Prints the
+# ci/kernels/unpack-source.sh: the two ratios are printed one per tree.  Prints the
 # machine's load too: timings on a shared machine move with it.
 # Exit status: 0 when every goal is met, 1 when one is not, 2 usage.
 set -eu
@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
 done
 case $runs$ntop in *[!0-9]*) echo "bench.sh: --runs and --top want numbers" >&2; exit 2 ;; esac
 if [ -z "$trees" ] && [ -z "$files" ]; then
-	trees="$("$top/ci/unpack-source.sh" 6.1) $("$top/ci/unpack-source.sh" 6.12)"
+	trees="$("$top/ci/kernels/unpack-source.sh" 6.1) $("$top/ci/kernels/unpack-source.sh" 6.12)"
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mncompat-bench.XXXXXX")

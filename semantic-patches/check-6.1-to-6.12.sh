@@ -8,14 +8,14 @@
 # parts with linux-source-6.12: the ops initializers (field -> callback)
 # and the prototypes of those callbacks, whitespace-insensitive. Then time
 # a whole-tree conversion scan of 6.1 against grep -rl mmu_notifier.
-# The trees default to ci/unpack-source.sh 6.1 and 6.12.
+# The trees default to ci/kernels/unpack-source.sh 6.1 and 6.12.
 # Exit status: 0 when the check ran (matches are reported, not enforced).
 set -eu
 
 sp=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$sp/.." && pwd)
-a=${1:-$("$top/ci/unpack-source.sh" 6.1)}
-b=${2:-$("$top/ci/unpack-source.sh" 6.12)}
+a=${1:-$("$top/ci/kernels/unpack-source.sh" 6.1)}
+b=${2:-$("$top/ci/kernels/unpack-source.sh" 6.12)}
 if [ ! -d "$a" ] || [ ! -d "$b" ]; then
 	echo "usage: $0 [TREE_6_1 TREE_6_12]" >&2
 	exit 2

@@ -27,7 +27,7 @@
 #           secondary-TLB hook where that is safe, and mn-compat-ops.cocci
 #           then declares each table with MNCOMPAT_MMU_NOTIFIER_OPS.  The
 #           driver's build needs -I for compat/include and the probed config
-#           (ci/build-module.sh passes both).  Not with --to.
+#           (ci/run/build-module.sh passes both).  Not with --to.
 # --jobs N  spatch --jobs (default 2).
 # --quiet   no diff, report only.
 # --        ends the options (for a path that starts with '-').

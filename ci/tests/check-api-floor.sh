@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Usage: ci/tests/check-api-floor.sh
-# Controls of ci/check-api-floor.sh on copies of drivers-sample/mirror: a
+# Controls of ci/checks/check-api-floor.sh on copies of drivers-sample/mirror: a
 # use of a listed function, a listed header and the 5.4 struct field
 # planted in it must each fail the check with the file, line and entry;
 # the same use inside a compat probe guard, in a comment or in a string
@@ -11,8 +11,8 @@ set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$MNCOMPAT_TOP/ci/tap.sh"
 
-check_floor=$MNCOMPAT_TOP/ci/check-api-floor.sh
-tree=$("$MNCOMPAT_TOP/ci/unpack-source.sh" 6.12)
+check_floor=$MNCOMPAT_TOP/ci/checks/check-api-floor.sh
+tree=$("$MNCOMPAT_TOP/ci/kernels/unpack-source.sh" 6.12)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -61,7 +61,7 @@ must_pass in-comment-and-string '/* kmap_local_page() is 5.11 */
 static const char mirror_planted[] = "kmap_local_page";'
 
 sed 's/^ident   kmap_local_page /ident   kmap_lokal_page /' \
-	"$MNCOMPAT_TOP/ci/api-floor.list" >"$work/typo.list"
+	"$MNCOMPAT_TOP/ci/checks/api-floor.list" >"$work/typo.list"
 rc=0
 "$check_floor" --tree "$tree" --list "$work/typo.list" \
 	"$MNCOMPAT_TOP/drivers-sample/mirror" >"$work/typo.log" 2>&1 || rc=$?

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Usage: ci/tests/check-boot-retry.sh
 # A guest that dies before its first step (a TCG race while the kernel
-# boots, say) is an infrastructure fault: ci/boot.sh boots it once more,
+# boots, say) is an infrastructure fault: ci/run/boot.sh boots it once more,
 # and the report names the retry; it is never a silent pass, nor a failed
 # driver. MNCOMPAT_TEST_BOOT_DIES=N makes the first N guest runs of a boot
 # die that way (their init does not exist: the kernel panics). The clean
@@ -23,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 run() {
 	rc=0
 	MNCOMPAT_TEST_BOOT_DIES=$1 MNCOMPAT_OUT=$work/out-$1 KERNELS=deb-6.12 \
-		"$MNCOMPAT_TOP/ci/matrix.sh" "$MNCOMPAT_TOP/ci/selftest/clean.suite" \
+		"$MNCOMPAT_TOP/ci/run/matrix.sh" "$MNCOMPAT_TOP/ci/run/selftest/clean.suite" \
 		>"$work/$1.log" 2>&1 || rc=$?
 	echo "$rc" >"$work/$1.rc"
 }

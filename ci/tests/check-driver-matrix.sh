@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Usage: ci/tests/check-driver-matrix.sh
-# Tests of ci/driver-matrix.sh on deb-6.1 and deb-6.12: bad input (missing
+# Tests of ci/run/driver-matrix.sh on deb-6.1 and deb-6.12: bad input (missing
 # directory, no Kbuild, missing tests, unknown kernel) fails with a clear
 # message and writes nothing; a driver that does not compile on one kernel
 # and a guest test that hangs on one kernel give a complete report (every
@@ -19,7 +19,7 @@ set -eu
 KERNELS=deb-6.1,deb-6.12
 export KERNELS
 fixtures=$MNCOMPAT_TOP/ci/tests/fixtures
-dm=$MNCOMPAT_TOP/ci/driver-matrix.sh
+dm=$MNCOMPAT_TOP/ci/run/driver-matrix.sh
 base=${MNCOMPAT_OUT:-$MNCOMPAT_TOP/out}/driver-matrix-tests
 rm -rf "$base"
 mkdir -p "$base"
@@ -35,7 +35,7 @@ result() {
 	fi
 }
 
-# run CASE ARGS...: ci/driver-matrix.sh ARGS with MNCOMPAT_OUT=$base/CASE,
+# run CASE ARGS...: ci/run/driver-matrix.sh ARGS with MNCOMPAT_OUT=$base/CASE,
 # output in $base/CASE.log, exit status in $rc.
 run() {
 	c=$1
@@ -79,7 +79,7 @@ judge() {
 			result fail "$c: $k has no row" "$base/$c.log"
 		fi
 	done
-	if python3 "$MNCOMPAT_TOP/ci/report.py" "${2:-$fixtures/expectations}" \
+	if python3 "$MNCOMPAT_TOP/ci/report/report.py" "${2:-$fixtures/expectations}" \
 		"$base/$c/results" >"$base/$c.judged" 2>&1; then
 		result ok "$c: as expected by ci/tests/fixtures/$(basename "${2:-expectations}")"
 	else
@@ -190,7 +190,7 @@ fi
 # The main matrix on a suite the harness refuses: a failing harness row
 # on each kernel (ci/lib.sh run_on_kernel), not a run that stops.
 rc=0
-MNCOMPAT_OUT=$base/matrix-harness "$MNCOMPAT_TOP/ci/matrix.sh" \
+MNCOMPAT_OUT=$base/matrix-harness "$MNCOMPAT_TOP/ci/run/matrix.sh" \
 	"$fixtures/bad-directive.suite" >"$base/matrix-harness.log" 2>&1 || rc=$?
 exit_is matrix-harness 1
 has matrix-harness "harness errors on: deb-6.1/bad-directive deb-6.12/bad-directive" "every kernel ran"

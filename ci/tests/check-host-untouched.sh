@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Usage: ci/tests/check-host-untouched.sh BEFORE
-# BEFORE is ci/host-state.sh's output from the start of the run: the host's
+# BEFORE is ci/checks/host-state.sh's output from the start of the run: the host's
 # kernel packages, /boot and /lib/modules must be what they were. A change
 # fails, naming each line that went (-) or came (+).
 set -eu
@@ -11,7 +11,7 @@ set -eu
 { [ $# -eq 1 ] && [ -r "$1" ]; } || die "usage: check-host-untouched.sh BEFORE"
 after=$(mktemp)
 trap 'rm -f "$after" "$after".*' EXIT
-"$MNCOMPAT_TOP/ci/host-state.sh" >"$after"
+"$MNCOMPAT_TOP/ci/checks/host-state.sh" >"$after"
 # section FILE WHAT: the lines of a state file under its "# WHAT" line.
 section() {
 	awk -v s="# $2" '/^# / { on = ($0 == s); next } on' "$1"

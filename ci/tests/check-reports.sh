@@ -9,7 +9,7 @@
 #   - matrix.html, rendered by headless chromium: the DOM has every kernel
 #     column, test row and cell text; the screenshot is not blank
 #   - self-checks: each check fails on a broken copy of its file
-#   - per-kernel runs merged by ci/merge-results.sh = one run (own small
+#   - per-kernel runs merged by ci/report/merge-results.sh = one run (own small
 #     deb-kernel matrix in a temp dir, about a minute)
 # Ends with "reports: N passed, M failed".
 set -eu
@@ -21,8 +21,8 @@ for results; do
 	[ -d "$results" ] || die "no results directory $results"
 done
 tests=$top/ci/tests
-expectations=$top/ci/expectations
-kunit=$("$top/ci/unpack-source.sh" 6.12)/tools/testing/kunit/kunit.py
+expectations=$top/ci/report/expectations
+kunit=$("$top/ci/kernels/unpack-source.sh" 6.12)/tools/testing/kunit/kunit.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/ci/tap.sh"
@@ -101,7 +101,7 @@ browser --screenshot="$tmp/blank.png" --window-size=640,480 \
 check "self-check: a blank screenshot fails" \
 	fails python3 "$tests/check_png.py" "$tmp/blank.png" 640 480
 
-check "per-kernel runs + ci/merge-results.sh = one run" \
+check "per-kernel runs + ci/report/merge-results.sh = one run" \
 	"$tests/check-merge.sh" "$tmp/merge"
 
 tap_end reports

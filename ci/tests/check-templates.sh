@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Usage: ci/tests/check-templates.sh
 # The CI templates (ci/templates/) as a vendor copies them: each is YAML
-# (yq parses it), fans out one job per row of ci/kernels.list (GitHub: the
-# rows job's ci/kernel-rows.sh feeds the matrix; GitLab: the KERNEL list
+# (yq parses it), fans out one job per row of ci/kernels/kernels.list (GitHub: the
+# rows job's ci/kernels/kernel-rows.sh feeds the matrix; GitLab: the KERNEL list
 # equals the rows), caches the kernel cache per row, runs the kit as the
 # ordinary user "ci" after `make deps`, and ends in a job that needs every
-# kernel job and runs ci/merge-results.sh. Broken copies (a row missing, a
+# kernel job and runs ci/report/merge-results.sh. Broken copies (a row missing, a
 # file that is no YAML, a kernel job as root) must fail the same checks.
 # shellcheck disable=SC2016 # the CI expressions are literal text here
 set -eu
@@ -16,8 +16,8 @@ set -eu
 templates=$MNCOMPAT_TOP/ci/templates
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# The rows, read here without ci/lib.sh, which ci/kernel-rows.sh uses.
-rows=$(awk '$1 !~ /^#/ && NF { print $1 }' "$MNCOMPAT_TOP/ci/kernels.list" |
+# The rows, read here without ci/lib.sh, which ci/kernels/kernel-rows.sh uses.
+rows=$(awk '$1 !~ /^#/ && NF { print $1 }' "$MNCOMPAT_TOP/ci/kernels/kernels.list" |
 	tr '\n' ' ' | sed 's/ $//')
 
 # has FILE FILTER BRE WHY: a line of yq's raw output of FILTER on FILE
@@ -39,10 +39,10 @@ github_ok() {
 		is "$1" .jobs.kernel.strategy.matrix.kernel \
 			'${{ fromJSON(needs.rows.outputs.kernels) }}' \
 			"kernel matrix is not the rows job's output" &&
-		has "$1" '.jobs.rows.steps[].run // empty' 'ci/kernel-rows.sh' \
-			"rows job does not run ci/kernel-rows.sh" &&
-		{ [ "$("$MNCOMPAT_TOP/ci/kernel-rows.sh" | jq -r '.[]' | tr '\n' ' ')" = "$rows " ] ||
-			{ echo "ci/kernel-rows.sh is not the rows of ci/kernels.list" && false; }; } &&
+		has "$1" '.jobs.rows.steps[].run // empty' 'ci/kernels/kernel-rows.sh' \
+			"rows job does not run ci/kernels/kernel-rows.sh" &&
+		{ [ "$("$MNCOMPAT_TOP/ci/kernels/kernel-rows.sh" | jq -r '.[]' | tr '\n' ' ')" = "$rows " ] ||
+			{ echo "ci/kernels/kernel-rows.sh is not the rows of ci/kernels/kernels.list" && false; }; } &&
 		has "$1" '.jobs.kernel.steps[].run // empty' '^make deps$' \
 			"kernel job does not run make deps" &&
 		has "$1" '.jobs.kernel.steps[].run // empty' \
@@ -53,15 +53,15 @@ github_ok() {
 			"kernel job does not cache ~ci/.cache/mncompat per row" &&
 		is "$1" .jobs.report.needs kernel \
 			"report job does not need the kernel jobs" &&
-		has "$1" '.jobs.report.steps[].run // empty' 'ci/merge-results.sh' \
-			"report job does not run ci/merge-results.sh"
+		has "$1" '.jobs.report.steps[].run // empty' 'ci/report/merge-results.sh' \
+			"report job does not run ci/report/merge-results.sh"
 }
 
 # gitlab_ok FILE: the GitLab CI checks; the first failure is printed.
 gitlab_ok() {
 	yq . "$1" >/dev/null &&
 		is "$1" '.kernel.parallel.matrix[0].KERNEL[]' "$rows" \
-			"KERNEL list is not the rows of ci/kernels.list ($rows)" &&
+			"KERNEL list is not the rows of ci/kernels/kernels.list ($rows)" &&
 		has "$1" '.kernel.before_script[]' '^make deps$' \
 			"kernel job does not run make deps" &&
 		has "$1" '.kernel.script[]' \
@@ -74,8 +74,8 @@ gitlab_ok() {
 			"MNCOMPAT_CACHE is not the cached folder" &&
 		is "$1" '.report.needs[]' kernel \
 			"report job does not need the kernel jobs" &&
-		has "$1" '.report.script[]' 'ci/merge-results.sh' \
-			"report job does not run ci/merge-results.sh"
+		has "$1" '.report.script[]' 'ci/report/merge-results.sh' \
+			"report job does not run ci/report/merge-results.sh"
 }
 
 check "github-actions.yml: YAML, a job per row, cache, user ci, merge job" \

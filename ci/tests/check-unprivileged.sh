@@ -10,7 +10,7 @@
 #     /var/cache/mncompat)
 #   - a missing tool package: ci/install-deps.sh names it and the command
 #     to run as root, and runs no apt-get
-#   - the accelerator (ci/accel.sh): MNCOMPAT_ACCEL=tcg is TCG, a wrong
+#   - the accelerator (ci/run/accel.sh): MNCOMPAT_ACCEL=tcg is TCG, a wrong
 #     value is refused, auto gives KVM or TCG with a reason, and a forced
 #     kvm works exactly when auto chose KVM, else fails naming /dev/kvm
 #   - `make matrix KERNELS=deb-6.12` (mirror and itest) and `make matrix
@@ -108,14 +108,14 @@ fi
 check "uid $uid: install-deps runs no apt-get" test ! -e "$work/apt-called"
 
 # The accelerator.
-env612=$(KERNELS=deb-6.12 "$MNCOMPAT_TOP/ci/prepare-kernel.sh")
+env612=$(KERNELS=deb-6.12 "$MNCOMPAT_TOP/ci/kernels/prepare-kernel.sh")
 cp "$env612" "$work/deb-6.12.env"
 chmod 0644 "$work/deb-6.12.env"
-# accel_as_user MODE: ci/accel.sh with MNCOMPAT_ACCEL=MODE, as the user,
+# accel_as_user MODE: ci/run/accel.sh with MNCOMPAT_ACCEL=MODE, as the user,
 # its choice in $work/accel-MODE/accel.
 accel_as_user() {
 	as_user MNCOMPAT_CACHE="$user_cache" MNCOMPAT_ACCEL="$1" \
-		"$repo/ci/accel.sh" "$work/deb-6.12.env" "$scratch/accel-$1" \
+		"$repo/ci/run/accel.sh" "$work/deb-6.12.env" "$scratch/accel-$1" \
 		>"$work/accel.out" 2>&1
 }
 tcg_is_tcg() {
@@ -126,7 +126,7 @@ check "uid $uid: MNCOMPAT_ACCEL=tcg is TCG" tcg_is_tcg
 bogus_accel_refused() {
 	! as_user MNCOMPAT_CACHE="$user_cache" MNCOMPAT_ACCEL=bogus \
 		MNCOMPAT_OUT="$scratch/bogus-out" KERNELS=deb-6.12 \
-		"$repo/ci/matrix.sh" "$repo/ci/selftest/clean.suite" \
+		"$repo/ci/run/matrix.sh" "$repo/ci/run/selftest/clean.suite" \
 		>"$work/bogus.out" 2>&1 &&
 		grep -q "^error: MNCOMPAT_ACCEL='bogus': give kvm, tcg or auto" \
 			"$work/bogus.out" && [ ! -e "$scratch/bogus-out" ]
@@ -135,7 +135,7 @@ check "uid $uid: MNCOMPAT_ACCEL=bogus is refused, nothing written" \
 	bogus_accel_refused
 # accel_choice WHO MODE...: auto chooses KVM or TCG with a reason, and a
 # forced kvm works exactly where auto chose KVM, else fails naming
-# /dev/kvm; WHO is "uid N", MODE... the command running ci/accel.sh.
+# /dev/kvm; WHO is "uid N", MODE... the command running ci/run/accel.sh.
 accel_choice() {
 	who=$1
 	shift
@@ -156,7 +156,7 @@ accel_choice() {
 	fi
 }
 accel_as_self() {
-	MNCOMPAT_ACCEL=$1 "$MNCOMPAT_TOP/ci/accel.sh" "$work/deb-6.12.env" \
+	MNCOMPAT_ACCEL=$1 "$MNCOMPAT_TOP/ci/run/accel.sh" "$work/deb-6.12.env" \
 		"$scratch/accel-$1" >"$work/accel.out" 2>&1
 }
 accel_choice "uid $uid" accel_as_user

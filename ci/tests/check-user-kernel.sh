@@ -32,7 +32,7 @@ base=${MNCOMPAT_OUT:-$MNCOMPAT_TOP/out}/user-kernel-tests
 rm -rf "$base"
 mkdir -p "$base/trees"
 base=$(cd "$base" && pwd)
-env612=$(KERNELS=deb-6.12 "$MNCOMPAT_TOP/ci/prepare-kernel.sh")
+env612=$(KERNELS=deb-6.12 "$MNCOMPAT_TOP/ci/kernels/prepare-kernel.sh")
 KDIR="" VMLINUZ="" KMODDIR=""
 # shellcheck disable=SC1090
 . "$env612"
@@ -112,7 +112,7 @@ kernels=$(awk '{ print $1 }' "$list" | tr '\n' ',')
 start=$(date +%s)
 rc=0
 KERNELS_LIST=$list KERNELS=${kernels%,} MNCOMPAT_OUT=$base/out \
-	"$MNCOMPAT_TOP/ci/matrix.sh" "$MNCOMPAT_TOP/drivers-sample/mirror/mirror.suite" \
+	"$MNCOMPAT_TOP/ci/run/matrix.sh" "$MNCOMPAT_TOP/drivers-sample/mirror/mirror.suite" \
 	"$base/planted/mirror-planted.suite" >"$base/run.log" 2>&1 || rc=$?
 results=$base/out/results
 
@@ -190,7 +190,7 @@ bad bad-lacks "lacks=wings: not a feature"
 bad no-init "never reached its init"
 echo "# user-kernel wall time: $(($(date +%s) - start))s"
 
-# The judge (ci/results.py): a skip for an API the kernel predates.
+# The judge (ci/report/results.py): a skip for an API the kernel predates.
 judge=$base/judge
 for k in old:4.12.4 new:6.12.0-1-amd64; do
 	mkdir -p "$judge/${k%%:*}/s"
@@ -199,7 +199,7 @@ for k in old:4.12.4 new:6.12.0-1-amd64; do
 		"${k%%:*}" >"$judge/${k%%:*}/s/results.tsv"
 done
 rc=0
-python3 "$MNCOMPAT_TOP/ci/report.py" "$MNCOMPAT_TOP/ci/expectations" "$judge" \
+python3 "$MNCOMPAT_TOP/ci/report/report.py" "$MNCOMPAT_TOP/ci/report/expectations" "$judge" \
 	>"$judge.log" 2>&1 || rc=$?
 # Columns: new, old (first seen in the sorted walk).
 if [ "$rc" -eq 1 ] && grep -q '^s/t/x.swap_out  *skip!  *xskip *$' "$judge.log" &&

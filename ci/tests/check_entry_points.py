@@ -5,7 +5,7 @@
 The Makefile is the list of entry points: every script the repository
 holds (shell, Python, awk, Coccinelle) is reached from a Makefile target
 or .ci/run, directly or through scripts so reached. A script refers to
-another by its path from the top (ci/boot.sh), by its path from the
+another by its path from the top (ci/run/boot.sh), by its path from the
 referring file's folder (tests/run.sh), or, in the same folder, by its
 name (boot.sh, or "import results" for results.py). Prints every script
 nothing reaches and exits 1; exits 0 when all are reached.
@@ -45,7 +45,7 @@ def refers(text, name):
 def unreached(top):
     files = subprocess.run(['git', '-C', top, 'ls-files'], check=True,
                            capture_output=True, text=True).stdout.split()
-    scripts = [f for f in files if SCRIPT.search(f) or f == 'ci/guest/init']
+    scripts = [f for f in files if SCRIPT.search(f) or f == 'ci/run/guest/init']
     # Test inputs (the conversion's fixtures, the harness's planted tests)
     # are read or staged by their checks, not run from the Makefile.
     scripts = [f for f in scripts

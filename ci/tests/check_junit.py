@@ -7,7 +7,7 @@ Usage: ci/tests/check_junit.py EXPECTATIONS RESULTS_DIR [JUNIT_XML]
 Wants a well-formed file (JUNIT_XML defaults to RESULTS_DIR/junit.xml) with
 <testsuites> holding one <testsuite name=KERNEL> per kernel in results.tsv
 order; per kernel its rows as <testcase classname=SUITE name=TEST>, in
-order, with <failure> exactly on the unexpected ones (ci/report.py's
+order, with <failure> exactly on the unexpected ones (ci/report/report.py's
 verdict) and <skipped> on expected skips; tests, failures, skipped and
 errors attributes equal to what the elements and rows count.
 """

@@ -181,7 +181,7 @@ class Plan(Scratch):
         self.assertIn("prepare/k2: | prepare/k1", lines)
         self.assertIn("boot/k2/a: | prepare/k2", lines)
         self.assertEqual(lines[-1], "all: prepare/k1 prepare/k2 boot/k2/a")
-        self.assertIn(f"\t@{mm.TOP}/ci/boot-group.sh k2 /w /r {a}", lines)
+        self.assertIn(f"\t@{mm.TOP}/ci/run/boot-group.sh k2 /w /r {a}", lines)
 
     def test_hints_first_line_wins_and_junk_is_ignored(self):
         h = self.file("hints", "k s 12\nk s 99\nbroken line\nk t x\n")
@@ -278,7 +278,7 @@ class KernelRows(Scratch):
         self.assertEqual(rows["d"].generation("6.12.5+deb13"), "6.12")
 
     def test_lacks_is_checked_against_the_list(self):
-        rows, lacks = self.rows(), os.path.join(mm.TOP, "ci", "lacks.list")
+        rows, lacks = self.rows(), mm.LACKS_LIST
         self.assertEqual(rows["u"].lacks(lacks), ["ksm"])
         for name, why in (("bad", "not a feature"), ("odd", "want lacks=")):
             with self.assertRaises(mm.ModelError) as e:

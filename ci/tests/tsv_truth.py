@@ -2,14 +2,14 @@
 """What the report files must say, read straight from results.tsv.
 
 The checks in ci/tests/ compare each report file with these rows: one place
-for "what the results are", kept apart from the writers (ci/report_*.py).
+for "what the results are", kept apart from the writers (ci/report/report_*.py).
 """
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                ".."))
-import results  # noqa: E402  (ci/results.py)
+                                "..", "report"))
+import results  # noqa: E402  (ci/report/results.py)
 
 
 def rows(expectations, results_dir):
@@ -24,7 +24,7 @@ def rows(expectations, results_dir):
 
 
 def label(result, want):
-    """The text matrix's cell text (see ci/results.py)."""
+    """The text matrix's cell text (see ci/report/results.py)."""
     if result != want:
         return result + "!"
     return result if want == "pass" else "x" + result

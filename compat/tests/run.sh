@@ -17,8 +17,8 @@
 # the range struct next to old callbacks, a negative control with compat's
 # own struct, which must not build) made from the first Debian 6.1
 # headers tree given (or MNCOMPAT_FAKE_BASE, or else the deb-6.1 kernel of
-# ci/prepare-kernel.sh, fetched if needed), then sparse. The style checks
-# of compat/ (checkpatch, the shell linter) are ci/check-style.sh's. Prints
+# ci/kernels/prepare-kernel.sh, fetched if needed), then sparse. The style checks
+# of compat/ (checkpatch, the shell linter) are ci/checks/check-style.sh's. Prints
 # one "ok"/"not ok" line per check and ends with "compat: N passed, M
 # failed"; exits non-zero if anything failed.
 #
@@ -426,15 +426,15 @@ replay_jobs
 
 # No Debian 6.1 headers tree among the arguments: ask the ci for it (it is
 # cached after the first download; its KDIR is only used for fake KDIRs).
-# deb-6.1 is a row of ci/kernels.list: fall back to that list if
+# deb-6.1 is a row of ci/kernels/kernels.list: fall back to that list if
 # KERNELS_LIST names another one without it.
 if [ -z "$fake_base" ]; then
 	top=$(cd "$compat/.." && pwd)
 	deb61=
-	if [ -x "$top/ci/prepare-kernel.sh" ]; then
-		deb61=$("$top/ci/prepare-kernel.sh" deb-6.1 2>/dev/null) ||
-			deb61=$(KERNELS_LIST=$top/ci/kernels.list \
-				"$top/ci/prepare-kernel.sh" deb-6.1 2>/dev/null) ||
+	if [ -x "$top/ci/kernels/prepare-kernel.sh" ]; then
+		deb61=$("$top/ci/kernels/prepare-kernel.sh" deb-6.1 2>/dev/null) ||
+			deb61=$(KERNELS_LIST=$top/ci/kernels/kernels.list \
+				"$top/ci/kernels/prepare-kernel.sh" deb-6.1 2>/dev/null) ||
 			deb61=
 	fi
 	if [ -n "$deb61" ] && [ -r "$deb61" ]; then
@@ -578,7 +578,7 @@ if [ -n "$fake_base" ]; then
 		rm -rf "$work/fake/unknown"
 	fi
 else
-	not_ok "no Debian 6.1 headers tree given or from ci/prepare-kernel.sh deb-6.1: fake old generations not tested"
+	not_ok "no Debian 6.1 headers tree given or from ci/kernels/prepare-kernel.sh deb-6.1: fake old generations not tested"
 fi
 
 # The kernels whose probe pass ran, in order, and its timings.

@@ -2,7 +2,7 @@
 /*
  * The mm knobs and OOM helpers the samples' in-guest tests share (mirror's
  * and the shapes'): sysctl and proc files, vmstat counters, a memory eater
- * for the OOM killer. ci/build-guest-test.sh puts this directory on every
+ * for the OOM killer. ci/run/build-guest-test.sh puts this directory on every
  * test's include path. Include it after kselftest_harness.h.
  */
 #ifndef _GUEST_MM_H

@@ -4,7 +4,7 @@
  * invalidate_page() callback. /dev/shadow's table has nothing else;
  * /dev/shadow-track's also has invalidate_range_start/end, as drivers that
  * tracked range invalidations wrote it. Nothing here is edited by hand to
- * port it: ci/driver-matrix.sh runs semantic-patches/convert.sh on a copy.
+ * port it: ci/run/driver-matrix.sh runs semantic-patches/convert.sh on a copy.
  */
 #include <linux/mm.h>
 #include <linux/mmu_notifier.h>

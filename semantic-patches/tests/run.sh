@@ -13,7 +13,7 @@
 #     inputs (patch mode runs in the cases);
 #   - flatten.sh: a script and what it #includes as one file;
 #   - make coccicheck COCCI=... MODE=report|patch M=tests/ against the
-#     linux-source-6.12 tree from ci/unpack-source.sh, when it is there
+#     linux-source-6.12 tree from ci/kernels/unpack-source.sh, when it is there
 #     (a script that #includes as the copy flatten.sh makes: make runs
 #     spatch in the tree);
 #   - convert.sh behaviour (dry run, --apply, CRLF, read-only, errors,
@@ -396,7 +396,7 @@ fi
 # --- 4. make coccicheck in a packaged tree ----------------------------
 tree=
 if [ $coccicheck = yes ]; then
-	tree=$("$top/ci/unpack-source.sh" 6.12 2>/dev/null) || tree=
+	tree=$("$top/ci/kernels/unpack-source.sh" 6.12 2>/dev/null) || tree=
 fi
 if [ -n "$tree" ] && [ -f "$tree/scripts/coccicheck" ]; then
 	mkdir "$tmp/flat"

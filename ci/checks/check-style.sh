@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Usage: ci/checks/check-style.sh
+# House style: shellcheck on every shell script, pyflakes3 and pycodestyle
+# on every .py file, checkpatch (from the packaged 6.12 tree) on every C
+# file but the semantic-patch test inputs, and the API floor: kernel code
+# outside compat/ uses nothing Linux 4.4 lacks (ci/checks/check-api-floor.sh,
+# ci/checks/api-floor.list) and the check catches a planted use
+# (ci/tests/check-api-floor.sh).
+# (W=1 and sparse run with every module build, see ci/run/build-module.sh.)
+set -eu
+. "$(dirname "$0")/../lib.sh"
+
+cd "$MNCOMPAT_TOP"
+checkpatch=$("$MNCOMPAT_TOP/ci/kernels/unpack-source.sh" 6.12)/scripts/checkpatch.pl
+. "$MNCOMPAT_TOP/ci/tap.sh"
+
+scripts=$(git ls-files '*.sh' ci/run/guest/init .ci/run)
+# shellcheck disable=SC2086
+check "shellcheck ($(echo $scripts | wc -w) scripts)" shellcheck $scripts
+
+# pycodestyle: its defaults (they leave out W503/W504), but lines up to
+# 100 columns, the limit checkpatch holds the C to, not PEP 8's 79.
+# The Python inside .cocci files (@script:python@) is not checked.
+py_files=$(git ls-files '*.py')
+# shellcheck disable=SC2086
+check "pyflakes3 ($(echo $py_files | wc -w) Python files)" pyflakes3 $py_files
+# shellcheck disable=SC2086
+check "pycodestyle ($(echo $py_files | wc -w) Python files)" \
+	pycodestyle --max-line-length=100 $py_files
+
+c_files=$(git ls-files '*.c' '*.h' | grep -v '^semantic-patches/tests/' || true)
+for f in $c_files; do
+	ignore=FILE_PATH_CHANGES
+	# The vendor's version guard is what this fixture is about (issue 31).
+	case $f in
+	drivers-sample/shapes/shape_guarded/*) ignore=$ignore,LINUX_VERSION_CODE,CONSTANT_COMPARISON ;;
+	esac
+	check "checkpatch $f" perl "$checkpatch" --no-tree -f --terse --quiet \
+		--ignore "$ignore" "$f"
+done
+check "api floor: no interface newer than 4.4 outside compat/ ($(grep -c '^[a-z]' ci/checks/api-floor.list) listed)" \
+	"$MNCOMPAT_TOP/ci/checks/check-api-floor.sh"
+check "api floor: planted uses fail the check, guarded ones pass" \
+	"$MNCOMPAT_TOP/ci/tests/check-api-floor.sh"
+
+# planted CHECKER FILE TEXT: in a scratch repository with a README whose
+# Knobs table is empty and a Makefile that runs nothing, FILE holding TEXT
+# must make CHECKER fail and name it.
+planted() {
+	_dir=$(mktemp -d "${TMPDIR:-/tmp}/mncompat-planted.XXXXXX")
+	printf '# x\n\n### Knobs\n\n| knob |\n\n## Next\n' >"$_dir/README.md"
+	printf 'all:\n\ttrue\n' >"$_dir/Makefile"
+	mkdir -p "$_dir/ci"
+	printf '%s\n' "$3" >"$_dir/$2"
+	git -C "$_dir" init -q && git -C "$_dir" add -A
+	_rc=0
+	_out=$(python3 "$MNCOMPAT_TOP/ci/tests/$1" "$_dir") || _rc=$?
+	rm -rf "$_dir"
+	[ "$_rc" -eq 1 ] && printf '%s\n' "$_out" | grep -q "$2\|MNCOMPAT_PLANTED"
+}
+check "knobs: every MNCOMPAT_*/BOOT_* variable the code reads is in the README's Knobs section" \
+	python3 "$MNCOMPAT_TOP/ci/tests/check_knobs.py"
+# (The planted read is split in two so that this file does not read it.)
+# shellcheck disable=SC2016
+check "knobs: a planted read of a variable the README lacks fails the check" \
+	planted check_knobs.py ci/planted.sh 'x=${MNCOMPAT_''PLANTED:-1}'
+check "entry points: every script is reached from a Makefile target" \
+	python3 "$MNCOMPAT_TOP/ci/tests/check_entry_points.py"
+check "entry points: a planted script nothing runs fails the check" \
+	planted check_entry_points.py ci/planted.sh 'true'
+tap_end style

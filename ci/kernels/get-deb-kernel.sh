@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Usage: ci/kernels/get-deb-kernel.sh NAME SERIES   (ci/kernels/prepare-kernel.sh runs it)
+# Resolve the newest Debian kernel ABI of the row's series through the meta
+# packages, download its unsigned image and its headers (the arch tree, the
+# -common tree and linux-kbuild) with `apt-get download` and unpack them all
+# into the cache: nothing is installed on the host, nothing is written to
+# /boot or /lib/modules, no package hook runs. Writes the env file.
+set -eu
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -eq 2 ] || die "usage: get-deb-kernel.sh NAME SERIES"
+name=$1 series=$2
+
+# depends_on PACKAGE PREFIX: the dependency of PACKAGE whose name starts
+# PREFIX (the first alternative of an "or" is what apt-cache lists first).
+depends_on() {
+	apt-cache depends "$1" 2>/dev/null |
+		awk -v p="$2" '$1 ~ /Depends:$/ && index($2, p) == 1 { print $2; exit }'
+}
+
+# linux-headers-6.12-amd64 exists for the backported series; the default
+# series of the release is reached through linux-headers-amd64.
+headers=$(depends_on "linux-headers-$series-amd64" "linux-headers-$series")
+[ -n "$headers" ] ||
+	headers=$(depends_on linux-headers-amd64 "linux-headers-$series.")
+[ -n "$headers" ] ||
+	die "no Debian headers package for series $series (run 'make deps' as root: it runs apt-get update)"
+abi=${headers#linux-headers-}
+image=linux-image-$abi-unsigned
+common=$(depends_on "$headers" linux-headers-)
+kbuild=$(depends_on "$headers" linux-kbuild-)
+{ [ -n "$common" ] && [ -n "$kbuild" ]; } ||
+	die "$headers: cannot resolve its -common and linux-kbuild packages"
+log "$name: series $series resolves to $abi"
+
+version=$(apt-cache policy "$image" | awk '$1 == "Candidate:" { print $2 }')
+case $version in
+'' | '(none)') die "no package $image" ;;
+esac
+# Bump when the unpacked layout changes: an older cache entry is redone.
+layout=2
+dir=$MNCOMPAT_CACHE/kernels/$name-$abi-$version
+root=$dir/root
+if [ "$(cat "$dir/.done" 2>/dev/null)" != "layout $layout" ]; then
+	rm -rf "$dir"
+	mkdir -p "$dir/deb"
+	# As root, apt drops privileges to _apt for the download.
+	[ "$(id -u)" != 0 ] || chmod 0777 "$dir/deb"
+	log "$name: downloading $image $headers $common $kbuild ($version)"
+	(cd "$dir/deb" && apt-get download -q "$image=$version" \
+		"$headers=$version" "$common=$version" "$kbuild=$version" \
+		>"$dir/download.log" 2>&1) || {
+		cat "$dir/download.log" >&2
+		die "apt-get download of $abi $version failed"
+	}
+	for deb in "$dir"/deb/*.deb; do
+		dpkg-deb -x "$deb" "$root"
+	done
+	rm -rf "$dir/deb" "$dir/download.log"
+	# The arch tree's Makefile includes the -common tree by its absolute
+	# path under /usr/src, and lib/modules/RELEASE/build and source point
+	# there: make them point into the cache.
+	sed -i "s|^include /usr/src/|include $root/usr/src/|" \
+		"$root/usr/src/$headers/Makefile"
+	for link in build source; do
+		target=$(readlink "$root/lib/modules/$abi/$link") || continue
+		case $target in
+		/usr/src/*) ln -sfn "../../..$target" "$root/lib/modules/$abi/$link" ;;
+		esac
+	done
+	# The package leaves modules.dep to the installer; suites that load
+	# the kernel's own modules (kmod directive) need it.
+	depmod -b "$root" "$abi"
+	echo "layout $layout" >"$dir/.done"
+fi
+kdir=$root/usr/src/$headers
+vmlinuz=$root/boot/vmlinuz-$abi
+[ -r "$vmlinuz" ] || die "$image has no $vmlinuz"
+grep -q "^include $root/usr/src/" "$kdir/Makefile" ||
+	die "$kdir/Makefile does not include the cached -common tree"
+
+# This row's entries for other ABIs or uploads are superseded: go.
+for old in "$MNCOMPAT_CACHE/kernels/$name"-*; do
+	{ [ -d "$old" ] && [ "$old" != "$dir" ]; } || continue
+	log "$name: removing superseded $old"
+	rm -rf "$old"
+done
+
+write_kernel_env "$name" deb "$image $version" "$abi" "$kdir" "" \
+	"$root/lib/modules/$abi" "$vmlinuz"

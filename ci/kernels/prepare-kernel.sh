@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Usage: ci/kernels/prepare-kernel.sh [NAME...]
+# Make each kernel NAME of the matrix ready (download or build, cached) and
+# print its env file, one a line. No NAME: the kernels of $KERNELS (default:
+# all of ci/kernels/kernels.list). The env file is the kernel's handle: every later
+# step (ci/run/stage-suite.sh, ci/run/build-module.sh, ci/run/boot.sh) takes it. This is
+# the one place that reads a kernel's ci/kernels/kernels.list row.
+set -eu
+. "$(dirname "$0")/../lib.sh"
+
+# shellcheck disable=SC2046
+[ $# -gt 0 ] || set -- $(selected_kernels)
+model() {
+	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" "$@"
+}
+for name in "$@"; do
+	# The row's fields, checked (ci/matrix_model.py row): kind, the kind's
+	# three fields (series or build tree, ...), how many fields it has.
+	row=$(model row "$KERNELS_LIST" "$name") || exit 1
+	kind="" field3="" field4="" field5="" nfields=0
+	eval "$row"
+	case $kind in
+	deb) env_file=$("$MNCOMPAT_TOP/ci/kernels/get-deb-kernel.sh" "$name" "$field3") ;;
+	src) env_file=$("$MNCOMPAT_TOP/ci/kernels/build-src-kernel.sh" "$name" "$field3" \
+		"$field4" "$field5") ;;
+	user)
+		[ "$nfields" -ge 5 ] ||
+			die "$name: a user row needs BUILD_TREE IMAGE MODULES_DIR (or -), see $KERNELS_LIST"
+		env_file=$("$MNCOMPAT_TOP/ci/kernels/register-user-kernel.sh" "$name" \
+			"$field3" "$field4" "$field5")
+		;;
+	*) die "$name: unknown kernel kind '$kind' in $KERNELS_LIST" ;;
+	esac
+	# The row's boot arguments, patch series and lacked features, and the
+	# generation the kernel stands for (the reports order kernels by it),
+	# added to the env file the kind's script wrote.
+	model finish-env "$KERNELS_LIST" "$name" "$env_file" || exit 1
+	echo "$env_file"
+done

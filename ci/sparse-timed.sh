@@ -1,6 +1,0 @@
-#!/bin/sh
-# SPDX-License-Identifier: GPL-2.0
-# Usage: (kbuild's CHECK) ci/sparse-timed.sh SPARSE_ARGS...
-# sparse, with its seconds added to $MNCOMPAT_PHASES as phase "sparse"
-# (ci/build-module.sh passes it as CHECK when the matrix times phases).
-exec /usr/bin/time -q -f "sparse	%e	%U	%S" -a -o "$MNCOMPAT_PHASES" sparse "$@"
