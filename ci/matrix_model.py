@@ -501,20 +501,25 @@ def cmd_needs(args):
     return 1 if unmet else 0
 
 
-def cmd_properties(args):
-    env_file, config_dir = args
-    for p in Kernel(env_file).properties(config_dir):
-        print(p)
-
-
-def cmd_steps(args):
-    suite = Suite(args[0])
-    for line in suite.step_lines():
-        print(line)
-
-
-def cmd_boot_conf(args):
-    sys.stdout.write(Suite(args[0]).boot_conf())
+def cmd_stage(args):
+    """stage SUITE ENV_FILE CONFIG_DIR PROPERTIES: the one call of
+    ci/run/stage-suite.sh. Check the suite, write the kernel's properties
+    (compat's probes in CONFIG_DIR already ran) to PROPERTIES; when the
+    kernel does not meet the suite's needs print the needs lines and exit
+    1; else print the boot.conf lines, each after "conf ", then the
+    steps. Exit 2 on a suite the model refuses."""
+    suite_file, env_file, config_dir, props_file = args
+    suite = Suite(suite_file)
+    props = Kernel(env_file).properties(config_dir)
+    write_atomic(props_file, "".join(p + "\n" for p in props))
+    unmet = suite.unmet_needs(props)
+    if unmet:
+        print("\n".join(unmet))
+        return 1
+    print("".join("conf " + line + "\n"
+                  for line in suite.boot_conf().splitlines()), end="")
+    print("".join(line + "\n" for line in suite.step_lines()), end="")
+    return 0
 
 
 def cmd_config_macros(args):
@@ -577,8 +582,7 @@ def cmd_finish_env(args):
 
 
 COMMANDS = {
-    "plan": cmd_plan, "needs": cmd_needs, "properties": cmd_properties,
-    "steps": cmd_steps, "boot-conf": cmd_boot_conf,
+    "plan": cmd_plan, "needs": cmd_needs, "stage": cmd_stage,
     "config-macros": cmd_config_macros, "names": cmd_names,
     "check-kernels": cmd_check_kernels, "row": cmd_row,
     "write-env": cmd_write_env, "finish-env": cmd_finish_env,

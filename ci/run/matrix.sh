@@ -4,7 +4,7 @@
 # The matrix runner (make matrix, make test, the driver front end): prepare
 # every kernel of $KERNELS (default: all of ci/kernels/kernels.list), run each
 # suite on every kernel that has what its "needs" lines ask for (checked
-# once the kernel is prepared: ci/kernels/kernel-properties.sh, ci/matrix_model.py),
+# once the kernel is prepared: ci/matrix_model.py),
 # print one line per suite run and the report (ci/report/report.py: text matrix,
 # slowest runs, report files), and exit non-zero on any unexpected result.
 #   --selftests    add the harness self-tests: bare, clean, fail, warn and

@@ -36,7 +36,7 @@
 #   needs WORD...     run only on a kernel that has every WORD (no needs
 #                     line: every kernel; several: any one of them will
 #                     do; ci/matrix_model.py): a property of the kernel
-#                     (ci/kernels/kernel-properties.sh: a compat probe that
+#                     (ci/matrix_model.py: a compat probe that
 #                     compiled, e.g. invalidate_page; a config option set,
 #                     e.g. CONFIG_NUMA; kmemleak on at boot; kind=user;
 #                     recreated, recreated=SERIES of kernel-patches/),
@@ -63,27 +63,29 @@ suite=$(basename "$suite_file" .suite)
 . "$env_file"
 kernel=$KERNEL_NAME
 [ -r "$suite_file" ] || die "no suite file $suite_file"
-model() {
-	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" "$@"
-}
-# The suite's steps, checked (ci/matrix_model.py: an unknown directive or
-# a converted-module without its mode is an error here).
-steps=$(model steps "$suite_file") || exit 1
-# One compat probe pass per kernel, shared by its suites; the kernel's
-# properties beside it (ci/kernels/kernel-properties.sh), for the needs lines.
+# One compat probe pass per kernel, shared by its suites (the probes that
+# compiled are properties of the kernel).
 mkdir -p "$(dirname "$rundir")"
 kdir_results=$(cd "$(dirname "$rundir")" && pwd)
 export MNCOMPAT_CONFIG="${MNCOMPAT_CONFIG:-$kdir_results/compat}"
+"$MNCOMPAT_TOP/ci/kernels/compat-probes.sh" "$env_file" "$MNCOMPAT_CONFIG" \
+	>/dev/null 2>&1 ||
+	log "$kernel: compat probes failed ($MNCOMPAT_CONFIG.log): no probe properties"
+# The model (ci/matrix_model.py stage) checks the suite, writes the
+# kernel's properties beside its results (KERNEL/properties, what the
+# needs lines test) and answers: not for this kernel (the needs lines),
+# or the boot options and the steps.
 props=$kdir_results/properties
-"$MNCOMPAT_TOP/ci/kernels/kernel-properties.sh" "$env_file" "$MNCOMPAT_CONFIG" \
-	>"$props.tmp$$"
-mv "$props.tmp$$" "$props"
 rc=0
-why=$(model needs "$suite_file" "$props") || rc=$?
+staged=$("$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" stage \
+	"$suite_file" "$env_file" "$MNCOMPAT_CONFIG" "$props") || rc=$?
 [ "$rc" -le 1 ] || exit 1
 if [ "$rc" -eq 1 ]; then
-	# Not for this kernel: nothing is written for the suite.
-	log "$kernel/$suite: not for this kernel ($(echo "$why" | tr '\n' ';' | sed 's/;$//'); its properties: $props)"
+	# Not for this kernel: nothing is written for the suite but its line
+	# in KERNEL/not-run.tsv, "SUITE<TAB>WHY<TAB>KERNEL".
+	why=$(printf "%s\n" "$staged" | tr '\n' ';' | sed 's/;$//')
+	printf '%s\t%s\t%s\n' "$suite" "$why" "$kernel" >>"$kdir_results/not-run.tsv"
+	log "$kernel/$suite: not for this kernel ($why; its properties: $props)"
 	exit 0
 fi
 
@@ -211,7 +213,7 @@ while read -r directive arg; do
 	*) die "$suite_file: step '$directive' (ci/matrix_model.py's steps)" ;;
 	esac
 done <<EOF
-$steps
+$(printf "%s\n" "$staged" | grep -v '^conf ')
 EOF
 # Seconds the module and guest test builds took (matrix.html shows them).
 awk -v ns=$(($(date +%s%N) - build_start)) 'BEGIN { printf "%.3f\n", ns / 1e9 }' \
@@ -232,4 +234,4 @@ for name in $modules; do
 	echo "step rmmod:$name rmmod $name" >>"$staging/plan"
 done
 
-model boot-conf "$suite_file" >"$rundir/boot.conf"
+printf "%s\n" "$staged" | sed -n 's/^conf //p' >"$rundir/boot.conf"

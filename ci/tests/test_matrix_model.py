@@ -8,10 +8,12 @@ properties and env file. One "ok N - NAME" or "not ok N - NAME" line per
 test (ci/tap.sh's form), the tracebacks under a failure, then
 "matrix-model: N passed, M failed"; exit 1 when one failed.
 """
+import io
 import os
 import sys
 import tempfile
 import unittest
+from contextlib import redirect_stdout
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))))
@@ -214,6 +216,26 @@ class KernelFiles(Scratch):
                        patches="4.11-4.12", header=header),
             ["kind=src", "recreated", "recreated=4.11-4.12",
              "release=6.1.0", "invalidate_page", "CONFIG_A", "CONFIG_B"])
+
+    def test_stage_writes_properties_then_answers(self):
+        k = self.kernel("CONFIG_NUMA=y\n")
+        props = os.path.join(self.dir, "props")
+        cfg = os.path.join(self.dir, "config")
+        for text, rc, out in (
+                ("needs CONFIG_KSM\nneeds recreated\ntest t.c\n", 1,
+                 "needs CONFIG_KSM\nneeds recreated\n"),
+                ("needs CONFIG_NUMA\nqemu -m 1G\nkmod zram\n", 0,
+                 "conf timeout_s=300\nconf qemu_args=' -m 1G'\n"
+                 "conf append=''\nkmod zram\n")):
+            with self.subTest(text=text):
+                suite = self.file("s.suite", text)
+                with redirect_stdout(io.StringIO()) as f:
+                    self.assertEqual(mm.cmd_stage([suite, k.env_file, cfg,
+                                                   props]), rc)
+                self.assertEqual(f.getvalue(), out)
+                with open(props) as f:
+                    self.assertEqual(f.read().split(), [
+                        "kind=src", "release=6.1.0", "CONFIG_NUMA"])
 
     def test_kmemleak_on_unless_default_off_or_turned_off(self):
         on = "CONFIG_DEBUG_KMEMLEAK=y\n"
