@@ -78,8 +78,9 @@ require_tools() {
 # write what a kind's script (get-deb-kernel, build-src-kernel,
 # register-user-kernel) found of kernel NAME into its env file, the
 # kernel's handle (KEY=VALUE lines, written and read by
-# ci/matrix_model.py, sourced by the scripts), in one step; print its path. ci/kernels/prepare-kernel.sh then adds
-# the fields of the kernel's ci/kernels/kernels.list row.
+# ci/matrix_model.py, sourced by the scripts), in one step; print its path.
+# ci/kernels/prepare-kernel.sh then adds the fields of the kernel's
+# ci/kernels/kernels.list row.
 write_kernel_env() {
 	wke_file=$MNCOMPAT_CACHE/kernels/$1.env
 	mkdir -p "$MNCOMPAT_CACHE/kernels"

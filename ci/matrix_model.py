@@ -374,15 +374,23 @@ def plan(kernels, suite_paths, extra, hints):
     from HINTS {(kernel, suite): seconds}, else the suite's timeout. A
     suite the model refuses is a group of its own (its staging fails with
     the model's error, a harness row)."""
+    parsed = {}
+
+    def suite(path):
+        """(name, group, timeout) of a suite file, parsed once."""
+        if path not in parsed:
+            try:
+                s = Suite(path)
+                parsed[path] = (s.name, s.boot_group(), s.timeout)
+            except ModelError:
+                name = suite_name(path)
+                parsed[path] = (name, name, DEFAULT_TIMEOUT)
+        return parsed[path]
+
     runs = []
     for k in kernels:
         for path in suite_paths + extra.get(k, []):
-            try:
-                s = Suite(path)
-                name, group, timeout = s.name, s.boot_group(), s.timeout
-            except ModelError:
-                name = os.path.basename(path)[:-len(".suite")]
-                group, timeout = name, DEFAULT_TIMEOUT
+            name, group, timeout = suite(path)
             runs.append((k, group, hints.get((k, name), timeout), path))
     return runs
 

@@ -3,9 +3,9 @@
 # Usage: ci/kernels/prepare-kernel.sh [NAME...]
 # Make each kernel NAME of the matrix ready (download or build, cached) and
 # print its env file, one a line. No NAME: the kernels of $KERNELS (default:
-# all of ci/kernels/kernels.list). The env file is the kernel's handle: every later
-# step (ci/run/stage-suite.sh, ci/run/build-module.sh, ci/run/boot.sh) takes it. This is
-# the one place that reads a kernel's ci/kernels/kernels.list row.
+# all of ci/kernels/kernels.list). The env file is the kernel's handle:
+# every later step (ci/run/stage-suite.sh, ci/run/build-module.sh,
+# ci/run/boot.sh) takes it. The row itself is read by ci/matrix_model.py.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 

@@ -35,7 +35,7 @@
 #   timeout SECONDS   kill the guest after this long (default 300)
 #   needs WORD...     run only on a kernel that has every WORD (no needs
 #                     line: every kernel; several: any one of them will
-#                     do; ci/matrix_model.py): a property of the kernel
+#                     do): a property of the kernel
 #                     (ci/matrix_model.py: a compat probe that
 #                     compiled, e.g. invalidate_page; a config option set,
 #                     e.g. CONFIG_NUMA; kmemleak on at boot; kind=user;
