@@ -89,6 +89,15 @@ write_kernel_env() {
 	echo "$wke_file"
 }
 
+# kernel_fields ENV_FILE FIELD...: set the shell variables FIELD... to
+# the kernel's values (ci/matrix_model.py kernel, the one reader of env
+# files; e.g. kernel_fields "$env" KDIR VMLINUZ).
+kernel_fields() {
+	_kf=$("$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" kernel "$@") ||
+		exit 1
+	eval "$_kf"
+}
+
 # check_kernels NAME...: fail unless every NAME is a row of the matrix
 # (ci/matrix_model.py reads ci/kernels/kernels.list).
 check_kernels() {

@@ -7,8 +7,10 @@ ci/ ask it (the commands at the end) and do the leaf actions (prepare a
 kernel, build a module, boot a guest).
 
 A kernel's env file (ci/lib.sh write_kernel_env, ci/kernels/prepare-kernel.sh) is
-KEY=VALUE lines, a value with blanks in single quotes: the scripts source
-it, this model reads it.
+KEY=VALUE lines, a value with blanks in single quotes. Only this model
+reads it: a shell script asks for the fields it needs (the "kernel"
+command, ci/lib.sh kernel_fields) and passes them on to the leaf scripts
+as arguments; the env file's path is the kernel's one handle.
 
 A suite file has one directive per line; ci/run/stage-suite.sh's header says
 what each does. Parsing checks them all: an unknown directive, a
@@ -572,6 +574,25 @@ def cmd_write_env(args):
                                   in zip(ENV_FIELDS, args[1:])))
 
 
+# What finish-env adds to a kind script's fields.
+ROW_FIELDS = ("KERNEL_APPEND", "KERNEL_PATCHES", "KERNEL_LACKS",
+              "KERNEL_GENERATION")
+
+
+def cmd_kernel(args):
+    """kernel ENV_FILE FIELD...: the kernel's FIELDs as shell assignments,
+    FIELD='VALUE' a line each ('' where it has none): how a shell script
+    learns them (ci/lib.sh kernel_fields) without reading the file."""
+    if len(args) < 2:
+        raise ModelError("kernel ENV_FILE FIELD...")
+    env = Kernel(args[0]).env
+    for field in args[1:]:
+        if field not in ENV_FIELDS + ROW_FIELDS:
+            raise ModelError(f"kernel: no field {field} in an env file "
+                             f"({' '.join(ENV_FIELDS + ROW_FIELDS)})")
+        print(f"{field}={shlex.quote(env.get(field, ''))}")
+
+
 def cmd_finish_env(args):
     """finish-env KERNELS_LIST NAME ENV_FILE: add the row's fields and the
     kernel's generation to the env file the kind's script wrote."""
@@ -594,6 +615,7 @@ COMMANDS = {
     "config-macros": cmd_config_macros, "names": cmd_names,
     "check-kernels": cmd_check_kernels, "row": cmd_row,
     "write-env": cmd_write_env, "finish-env": cmd_finish_env,
+    "kernel": cmd_kernel,
 }
 
 
