@@ -107,8 +107,9 @@ one_boot() {
 	rm -rf "$d"
 	mkdir -p "$d"
 	cp -R "$out/$k/staged/$suite" "$d/$suite"
-	MNCOMPAT_TCG_THREAD=$mode "$MNCOMPAT_TOP/ci/run/boot-suites.sh" \
-		"$(cat "$out/$k/env")" "$d/boot" "$d/$suite" >"$d/log" 2>&1 || true
+	kernel_fields "$(cat "$out/$k/env")" VMLINUZ KERNEL_APPEND
+	MNCOMPAT_TCG_THREAD=$mode "$MNCOMPAT_TOP/ci/run/boot-suites.sh" "$k" \
+		"$VMLINUZ" "$KERNEL_APPEND" "$d/boot" "$d/$suite" >"$d/log" 2>&1 || true
 	cw=$(class_of "$d/$suite" 2>/dev/null || printf 'fail\tno results')
 	secs=$(cat "$d/boot/boot-seconds" 2>/dev/null || echo -)
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$mode" "$n" "${cw%%	*}" "$secs" \
@@ -123,8 +124,9 @@ for k; do
 		die "$k could not be prepared"
 	mkdir -p "$out/$k/staged"
 	tail -n 1 "$out/$k.env-path" >"$out/$k/env"
-	"$MNCOMPAT_TOP/ci/run/stage-suite.sh" "$(cat "$out/$k/env")" "$suite_file" \
-		"$out/$k/staged/$suite" >"$out/$k/stage.log" 2>&1 ||
+	kernel_fields "$(cat "$out/$k/env")" KDIR KMODDIR
+	"$MNCOMPAT_TOP/ci/run/stage-suite.sh" "$k" "$(cat "$out/$k/env")" "$KDIR" \
+		"$KMODDIR" "$suite_file" "$out/$k/staged/$suite" >"$out/$k/stage.log" 2>&1 ||
 		die "$k: $suite could not be staged ($out/$k/stage.log)"
 	[ -r "$out/$k/staged/$suite/boot.conf" ] ||
 		die "$k: $suite is not for this kernel ($out/$k/stage.log)"

@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/run/accel.sh ENV_FILE OUTDIR
+# Usage: ci/run/accel.sh VMLINUZ OUTDIR
 # Choose the guests' QEMU accelerator and write it to OUTDIR/accel: a line
 # "kvm" or "tcg", then a line saying why. MNCOMPAT_ACCEL picks it:
 #   tcg         TCG, no questions asked
 #   kvm         KVM or nothing: exit 1 with the reason when it is unusable
 #   auto, unset KVM when /dev/kvm opens read-write and a probe boot of
-#               ENV_FILE's kernel reaches its init under KVM, else TCG
+#               the kernel image VMLINUZ reaches its init under KVM, else TCG
 # The probe guest prints a line and powers off (a second or two under KVM);
 # a KVM that cannot run it (nested virtualisation without the features the
 # guest needs: "KVM internal error", "emulation failure") is stopped at once.
@@ -16,10 +16,8 @@
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 2 ] || die "usage: accel.sh ENV_FILE OUTDIR"
-env_file=$1 outdir=$2
-# shellcheck disable=SC1090
-. "$env_file"
+[ $# -eq 2 ] || die "usage: accel.sh VMLINUZ OUTDIR"
+vmlinuz=$1 outdir=$2
 mkdir -p "$outdir"
 
 # probe_kvm: succeed when a guest reaches its init under KVM; else print
@@ -46,7 +44,7 @@ EOF
 	chmod +x "$p/root/init"
 	(cd "$p/root" && find . | cpio -o -H newc --quiet | gzip -1) >"$p/initrd"
 	qemu-system-x86_64 -nodefaults -display none -no-reboot \
-		-machine pc,accel=kvm -m 256M -kernel "$VMLINUZ" \
+		-machine pc,accel=kvm -m 256M -kernel "$vmlinuz" \
 		-initrd "$p/initrd" -serial "file:$p/console.log" \
 		-append "console=ttyS0 rdinit=/init panic=-1 quiet" \
 		</dev/null >"$p/qemu.log" 2>&1 &
@@ -69,7 +67,7 @@ EOF
 	fi
 	why=$(grep -m 1 -E 'KVM|kvm|emulation failure' "$p/qemu.log" || true)
 	[ "$waited" -lt 300 ] || why="no init after 30 s"
-	echo "/dev/kvm opens, but a probe boot under KVM failed: ${why:-qemu exited} (probed with $KERNEL_NAME's kernel)"
+	echo "/dev/kvm opens, but a probe boot under KVM failed: ${why:-qemu exited} (probed with $(basename "$vmlinuz"))"
 	return 1
 }
 

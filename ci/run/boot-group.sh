@@ -29,6 +29,8 @@ harness_row() {
 
 env_file=$(cat "$work/env/$k" 2>/dev/null || true)
 if [ -n "$env_file" ]; then
+	# What the leaf scripts need of the kernel, asked once per boot.
+	kernel_fields "$env_file" KDIR KMODDIR VMLINUZ KERNEL_APPEND
 	# The kernel's env file beside its results (ci/report/results.py reads what
 	# the kernel lacks there); written whole, as other boots may too.
 	mkdir -p "$results/$k"
@@ -41,8 +43,8 @@ for s; do
 	if [ -z "$env_file" ]; then
 		harness_row "$suite" "kernel $k was not prepared: $(grep '^error:' \
 			"$work/log/prepare-$k.log" | tail -n 1 | sed 's/^error: //') (ci/kernels/prepare-kernel.sh, log: $work/log/prepare-$k.log)"
-	elif ! "$MNCOMPAT_TOP/ci/run/stage-suite.sh" "$env_file" "$s" \
-		"$results/$k/$suite" >>"$log" 2>&1; then
+	elif ! "$MNCOMPAT_TOP/ci/run/stage-suite.sh" "$k" "$env_file" "$KDIR" \
+		"$KMODDIR" "$s" "$results/$k/$suite" >>"$log" 2>&1; then
 		harness_row "$suite" "ci/run/stage-suite.sh failed: $(grep '^error:' "$log" | tail -n 1)"
 	elif [ -d "$results/$k/$suite" ]; then
 		# (One not for this kernel has its line in KERNEL/not-run.tsv.)
@@ -50,8 +52,8 @@ for s; do
 	fi
 done
 # shellcheck disable=SC2086
-if [ -n "$dirs" ] && ! "$MNCOMPAT_TOP/ci/run/boot-suites.sh" "$env_file" \
-	"$bootdir" $dirs >>"$log" 2>&1; then
+if [ -n "$dirs" ] && ! "$MNCOMPAT_TOP/ci/run/boot-suites.sh" "$k" "$VMLINUZ" \
+	"$KERNEL_APPEND" "$bootdir" $dirs >>"$log" 2>&1; then
 	for d in $dirs; do
 		[ -e "$d/results.tsv" ] ||
 			harness_row "$(basename "$d")" "ci/run/boot-suites.sh failed: $(grep '^error:' "$log" | tail -n 1)"

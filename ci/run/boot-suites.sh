@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/run/boot-suites.sh ENV_FILE BOOT_DIR SUITE_DIR...
+# Usage: ci/run/boot-suites.sh KERNEL VMLINUZ APPEND BOOT_DIR SUITE_DIR...
 # The second half of running suites (after ci/run/stage-suite.sh): boot the
-# kernel of ENV_FILE once with every staged SUITE_DIR of the list; the
+# kernel KERNEL (its image VMLINUZ, its row's boot arguments APPEND:
+# ci/run/boot.sh) once with every staged SUITE_DIR of the list; the
 # guest runs them one after the other (ci/run/guest/init), and each SUITE_DIR
 # gets its own results.tsv, console.log, ktap.log, status, plan,
 # boot-seconds and test-seconds (ci/report/parse_run.py splits the boot's logs).
@@ -14,11 +15,9 @@
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -ge 3 ] || die "usage: boot-suites.sh ENV_FILE BOOT_DIR SUITE_DIR..."
-env_file=$1 bootdir=$2
-shift 2
-# shellcheck disable=SC1090
-. "$env_file"
+[ $# -ge 5 ] || die "usage: boot-suites.sh KERNEL VMLINUZ APPEND BOOT_DIR SUITE_DIR..."
+kernel=$1 vmlinuz=$2 kernel_append=$3 bootdir=$4
+shift 4
 mkdir -p "$bootdir"
 bootdir=$(cd "$bootdir" && pwd)
 guest=$bootdir/guest
@@ -46,11 +45,11 @@ done
 echo "$total" >"$bootdir/timeout"
 
 phase initramfs "$MNCOMPAT_TOP/ci/run/mkinitramfs.sh" "$guest" "$bootdir/initramfs.cpio.gz"
-log "$KERNEL_NAME:$names: booting (timeout ${total}s)"
+log "$kernel:$names: booting (timeout ${total}s)"
 BOOT_QEMU_ARGS="${BOOT_QEMU_ARGS:-}$first_qemu" \
 	BOOT_APPEND="${BOOT_APPEND:-}$first_append" \
-	phase guest "$MNCOMPAT_TOP/ci/run/boot.sh" "$env_file" "$bootdir/initramfs.cpio.gz" \
-	"$bootdir" "$total"
+	phase guest "$MNCOMPAT_TOP/ci/run/boot.sh" "$kernel" "$vmlinuz" "$kernel_append" \
+	"$bootdir/initramfs.cpio.gz" "$bootdir" "$total"
 # shellcheck disable=SC2086
-"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/report/parse_run.py" "$KERNEL_NAME" "$bootdir" $staged
-log "$KERNEL_NAME:$names: $(cat "$bootdir/status") in $(cat "$bootdir/boot-seconds")s"
+"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/report/parse_run.py" "$kernel" "$bootdir" $staged
+log "$kernel:$names: $(cat "$bootdir/status") in $(cat "$bootdir/boot-seconds")s"

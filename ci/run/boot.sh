@@ -1,13 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/run/boot.sh ENV_FILE INITRD OUTDIR TIMEOUT_S
-# Boot a kernel (KVM or TCG, ci/run/accel.sh) with 2 vCPUs on 2 NUMA nodes. The console goes to
+# Usage: ci/run/boot.sh KERNEL VMLINUZ APPEND INITRD OUTDIR TIMEOUT_S
+# Boot the kernel image VMLINUZ (KERNEL: its name, for the messages; KVM
+# or TCG, ci/run/accel.sh) with 2 vCPUs on 2 NUMA nodes. The console goes to
 # OUTDIR/console.log, the test channel to OUTDIR/ktap.log. OUTDIR/status
 # gets "done", "timeout" or "qemu-exit-N"; a hung guest never hangs us. A
 # guest that dies before its first step is booted once more (OUTDIR/retry
 # says why).
-# The kernel gets the boot arguments of its ci/kernels/kernels.list row
-# (KERNEL_APPEND of the env file), then BOOT_APPEND; BOOT_QEMU_ARGS adds
+# The kernel gets APPEND (the boot arguments of its ci/kernels/kernels.list
+# row), then BOOT_APPEND; BOOT_QEMU_ARGS adds
 # QEMU arguments (split on blanks). ci/run/boot-suites.sh sets the two BOOT_
 # ones from the suites' "append" and "qemu" lines. The accelerator is
 # ci/run/accel.sh's choice (once per matrix run), TCG for -icount guests;
@@ -15,10 +16,8 @@
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 4 ] || die "usage: boot.sh ENV_FILE INITRD OUTDIR TIMEOUT_S"
-env_file=$1 initrd=$2 outdir=$3 timeout_s=$4
-# shellcheck disable=SC1090
-. "$env_file"
+[ $# -eq 6 ] || die "usage: boot.sh KERNEL VMLINUZ APPEND INITRD OUTDIR TIMEOUT_S"
+kernel=$1 vmlinuz=$2 append=$3 initrd=$4 outdir=$5 timeout_s=$6
 mkdir -p "$outdir"
 rm -f "$outdir/status"
 
@@ -26,7 +25,7 @@ case " ${BOOT_QEMU_ARGS:-} " in
 *" -icount "*) printf 'tcg\n-icount (a benchmark guest) needs TCG\n' >"$outdir/accel" ;;
 *)
 	if once_per_run accel "$outdir/accel.d" "$MNCOMPAT_TOP/ci/run/accel.sh" \
-		"$env_file" "$outdir/accel.d" >/dev/null 2>"$outdir/accel.err"; then
+		"$vmlinuz" "$outdir/accel.d" >/dev/null 2>"$outdir/accel.err"; then
 		cp "$outdir/accel.d/accel" "$outdir/accel"
 	else
 		# MNCOMPAT_ACCEL=kvm where KVM does not work: no guest.
@@ -68,8 +67,8 @@ guest_run() {
 		-numa node,nodeid=0,cpus=0,memdev=mem0 \
 		-numa node,nodeid=1,cpus=1,memdev=mem1 \
 		${BOOT_QEMU_ARGS:-} \
-		-kernel "$VMLINUZ" -initrd "$initrd" \
-		-append "console=ttyS0 rdinit=/init panic=-1 loglevel=5 ${KERNEL_APPEND:-} ${BOOT_APPEND:-} ${1:-}" \
+		-kernel "$vmlinuz" -initrd "$initrd" \
+		-append "console=ttyS0 rdinit=/init panic=-1 loglevel=5 $append ${BOOT_APPEND:-} ${1:-}" \
 		-serial "file:$outdir/console.log" -serial "file:$outdir/ktap.log" \
 		</dev/null >"$outdir/qemu.log" 2>&1 &
 	pid=$!
@@ -135,7 +134,7 @@ if died_early; then
 	for f in console.log ktap.log qemu.log; do
 		mv "$outdir/$f" "$outdir/first-$f" 2>/dev/null || true
 	done
-	log "$KERNEL_NAME: the guest died before its first step ($(cat "$outdir/retry")): booting it once more"
+	log "$kernel: the guest died before its first step ($(cat "$outdir/retry")): booting it once more"
 	guest_run "$(planted 1)"
 fi
 echo "$status" >"$outdir/status"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/run/build-module.sh ENV_FILE MODULE_DIR OUT_DIR [MAKEVAR=VALUE...]
-# Build an out-of-tree module against the kernel of ENV_FILE with W=1,
+# Usage: ci/run/build-module.sh KERNEL KDIR MODULE_DIR OUT_DIR [MAKEVAR=VALUE...]
+# Build an out-of-tree module against the kernel built in KDIR (KERNEL:
+# its name, for the messages) with W=1,
 # sparse and -Werror, in a copy under OUT_DIR (the source tree stays clean).
 # Any warning or error located in the module's files (or compat/) fails it;
 # warnings located in the kernel tree's own headers do not
@@ -10,10 +11,9 @@
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
-env_file=$1 moddir=$2 outdir=$3
-shift 3
-# shellcheck disable=SC1090
-. "$env_file"
+[ $# -ge 4 ] || die "usage: build-module.sh KERNEL KDIR MODULE_DIR OUT_DIR [MAKEVAR=VALUE...]"
+kernel=$1 kdir=$2 moddir=$3 outdir=$4
+shift 4
 [ -r "$moddir/Kbuild" ] || [ -r "$moddir/Makefile" ] ||
 	die "$moddir has no Kbuild or Makefile"
 rm -rf "$outdir"
@@ -25,7 +25,7 @@ find -L "$moddir" -maxdepth 1 -type f -exec cp {} "$outdir/" \;
 # Probe the kernel once for compat/ (MNCOMPAT_CONFIG may name a dir shared
 # by the suites of a kernel).
 config=${MNCOMPAT_CONFIG:-$outdir/compat}
-"$MNCOMPAT_TOP/ci/kernels/compat-probes.sh" "$env_file" "$config"
+"$MNCOMPAT_TOP/ci/kernels/compat-probes.sh" "$kdir" "$config"
 # sparse, timed as a phase of its own when the matrix times phases.
 checker=sparse
 ! phases_on || checker=$MNCOMPAT_TOP/ci/run/sparse-timed.sh
@@ -34,7 +34,7 @@ checker=sparse
 build() {
 	_extra=$1
 	shift
-	phase kbuild make -k -C "$KDIR" M="$outdir" W=1 C=1 -j"$MNCOMPAT_JOBS" \
+	phase kbuild make -k -C "$kdir" M="$outdir" W=1 C=1 -j"$MNCOMPAT_JOBS" \
 		CHECK="$checker" \
 		KCFLAGS="${KCFLAGS:+$KCFLAGS }$_extra" \
 		MNCOMPAT_INCLUDE="$MNCOMPAT_TOP/compat/include" MNCOMPAT_CONFIG="$config" \
@@ -46,10 +46,10 @@ build_failed() {
 		grep . >&2 ||
 		grep -m1 'error:' "$outdir/build.log" >&2 ||
 		grep -m1 'Error' "$outdir/build.log" >&2 || tail -n 5 "$outdir/build.log" >&2
-	die "building $moddir for $KERNEL_NAME failed, log: $outdir/build.log"
+	die "building $moddir for $kernel failed, log: $outdir/build.log"
 }
 whose() {
-	"$MNCOMPAT_TOP/compat/kbuild-diagnostics.sh" "$@" "$KDIR" "$outdir" \
+	"$MNCOMPAT_TOP/compat/kbuild-diagnostics.sh" "$@" "$kdir" "$outdir" \
 		"$outdir/build.log"
 }
 # The kernel's own headers may warn (-Werror makes it an error) where the
@@ -67,7 +67,7 @@ fi
 whose >"$outdir/diagnostics.tsv"
 if awk -F '\t' '$1 == "module" { print $4; found = 1 } END { exit !found }' \
 	"$outdir/diagnostics.tsv" >&2; then
-	die "building $moddir for $KERNEL_NAME gave warnings"
+	die "building $moddir for $kernel gave warnings"
 fi
 # The kernel's warnings: listed (the matrix shows and counts them).
 awk -F '\t' '$1 == "kernel" { print $4 }' "$outdir/diagnostics.tsv" \

@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/run/stage-suite.sh ENV_FILE SUITE_FILE RESULTS_DIR
+# Usage: ci/run/stage-suite.sh KERNEL ENV_FILE KDIR KMODDIR SUITE_FILE RESULTS_DIR
 # The first half of running a suite (ci/run/boot-group.sh; ci/run/boot-suites.sh
-# boots it): build its modules against the kernel of ENV_FILE (the handle
-# ci/kernels/prepare-kernel.sh prints) and its guest tests into
+# boots it): build its modules against the kernel KERNEL (ENV_FILE: its
+# handle, ci/kernels/prepare-kernel.sh prints it, for the model; KDIR: its
+# build tree; KMODDIR: its own modules, empty when it has them built in;
+# ci/lib.sh kernel_fields gives both) and its guest tests into
 # RESULTS_DIR/staging (plan, modules/, tests/) and write the boot options
 # to RESULTS_DIR/boot.conf, the build seconds to RESULTS_DIR/build-seconds.
 # When a module does not build, RESULTS_DIR/results.tsv gets a failing
@@ -55,20 +57,18 @@
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 3 ] || die "usage: stage-suite.sh ENV_FILE SUITE_FILE RESULTS_DIR"
-env_file=$1 suite_file=$2 rundir=$3
+[ $# -eq 6 ] ||
+	die "usage: stage-suite.sh KERNEL ENV_FILE KDIR KMODDIR SUITE_FILE RESULTS_DIR"
+kernel=$1 env_file=$2 kdir=$3 kmoddir=$4 suite_file=$5 rundir=$6
 suite=$(basename "$suite_file" .suite)
 [ -r "$env_file" ] || die "no kernel env file $env_file (ci/kernels/prepare-kernel.sh)"
-# shellcheck disable=SC1090
-. "$env_file"
-kernel=$KERNEL_NAME
 [ -r "$suite_file" ] || die "no suite file $suite_file"
 # One compat probe pass per kernel, shared by its suites (the probes that
 # compiled are properties of the kernel).
 mkdir -p "$(dirname "$rundir")"
 kdir_results=$(cd "$(dirname "$rundir")" && pwd)
 export MNCOMPAT_CONFIG="${MNCOMPAT_CONFIG:-$kdir_results/compat}"
-"$MNCOMPAT_TOP/ci/kernels/compat-probes.sh" "$env_file" "$MNCOMPAT_CONFIG" \
+"$MNCOMPAT_TOP/ci/kernels/compat-probes.sh" "$kdir" "$MNCOMPAT_CONFIG" \
 	>/dev/null 2>&1 ||
 	log "$kernel: compat probes failed ($MNCOMPAT_CONFIG.log): no probe properties"
 # The model (ci/matrix_model.py stage) checks the suite, writes the
@@ -127,16 +127,16 @@ build_guest_binary() {
 # stage_kernel_module NAME: copy NAME and what it depends on from the
 # kernel's module tree (modules.dep), dependencies first, and plan insmod.
 stage_kernel_module() {
-	[ -n "${KMODDIR:-}" ] || return 0	# built into source kernels
-	line=$(grep -E "(^|/)$1\.ko(\.xz)?:" "$KMODDIR/modules.dep") ||
-		die "$KERNEL_NAME has no module $1"
+	[ -n "$kmoddir" ] || return 0	# built into source kernels
+	line=$(grep -E "(^|/)$1\.ko(\.xz)?:" "$kmoddir/modules.dep") ||
+		die "$kernel has no module $1"
 	for rel in $(echo "$line" | tr -d ':' |
 		awk '{ for (i = NF; i > 1; i--) print $i; print $1 }'); do
 		ko=$(basename "$rel" .xz)
 		[ -e "$staging/modules/$ko" ] && continue
 		case $rel in
-		*.xz) xz -dc "$KMODDIR/$rel" >"$staging/modules/$ko" ;;
-		*) cp "$KMODDIR/$rel" "$staging/modules/$ko" ;;
+		*.xz) xz -dc "$kmoddir/$rel" >"$staging/modules/$ko" ;;
+		*) cp "$kmoddir/$rel" "$staging/modules/$ko" ;;
 		esac
 		echo "step kmod:${ko%.ko} load_kmod /modules/$ko" >>"$staging/plan"
 	done
@@ -173,10 +173,10 @@ while read -r directive arg; do
 			cp "$rundir/convert/convert.patch" "$rundir/convert-$name.patch"
 			dir=$rundir/convert/$name
 		fi
-		if once_per_run "module-$kernel-$name-$(echo "$@" |
-			cat - "$env_file" | tree_sum "$dir" "$MNCOMPAT_TOP/compat")" \
+		if once_per_run "module-$kernel-$name-$(echo "$kdir" "$@" |
+			tree_sum "$dir" "$MNCOMPAT_TOP/compat")" \
 			"$rundir/build/$name" \
-			"$MNCOMPAT_TOP/ci/run/build-module.sh" "$env_file" \
+			"$MNCOMPAT_TOP/ci/run/build-module.sh" "$kernel" "$kdir" \
 			"$dir" "$rundir/build/$name" "$@" \
 			2>"$rundir/build-$name.err"; then
 			cp "$rundir/build/$name/$name.ko" "$staging/modules/"

@@ -74,8 +74,8 @@ needs 2 "recreated=4.99-fix"
 needs 2 "release>=five"
 printf 'kernels deb-6.1\n' >"$work/k.suite"
 echo "KERNEL_NAME=made-up" >"$work/k.env"
-if ! "$MNCOMPAT_TOP/ci/run/stage-suite.sh" "$work/k.env" "$work/k.suite" \
-	"$work/k/made-up/k" >"$work/k.out" 2>&1 &&
+if ! "$MNCOMPAT_TOP/ci/run/stage-suite.sh" made-up "$work/k.env" "$work/nowhere" "" \
+	"$work/k.suite" "$work/k/made-up/k" >"$work/k.out" 2>&1 &&
 	grep -q "a suite says what it needs of a kernel ('needs' lines), not which kernels" "$work/k.out"; then
 	ok "a kernels line is refused, with what to write instead"
 else

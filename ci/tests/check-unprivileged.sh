@@ -109,13 +109,12 @@ check "uid $uid: install-deps runs no apt-get" test ! -e "$work/apt-called"
 
 # The accelerator.
 env612=$(KERNELS=deb-6.12 "$MNCOMPAT_TOP/ci/kernels/prepare-kernel.sh")
-cp "$env612" "$work/deb-6.12.env"
-chmod 0644 "$work/deb-6.12.env"
+kernel_fields "$env612" VMLINUZ
 # accel_as_user MODE: ci/run/accel.sh with MNCOMPAT_ACCEL=MODE, as the user,
 # its choice in $work/accel-MODE/accel.
 accel_as_user() {
 	as_user MNCOMPAT_CACHE="$user_cache" MNCOMPAT_ACCEL="$1" \
-		"$repo/ci/run/accel.sh" "$work/deb-6.12.env" "$scratch/accel-$1" \
+		"$repo/ci/run/accel.sh" "$VMLINUZ" "$scratch/accel-$1" \
 		>"$work/accel.out" 2>&1
 }
 tcg_is_tcg() {
@@ -156,7 +155,7 @@ accel_choice() {
 	fi
 }
 accel_as_self() {
-	MNCOMPAT_ACCEL=$1 "$MNCOMPAT_TOP/ci/run/accel.sh" "$work/deb-6.12.env" \
+	MNCOMPAT_ACCEL=$1 "$MNCOMPAT_TOP/ci/run/accel.sh" "$VMLINUZ" \
 		"$scratch/accel-$1" >"$work/accel.out" 2>&1
 }
 accel_choice "uid $uid" accel_as_user
