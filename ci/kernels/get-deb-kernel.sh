@@ -12,24 +12,33 @@ set -eu
 [ $# -eq 2 ] || die "usage: get-deb-kernel.sh NAME SERIES"
 name=$1 series=$2
 
-# depends_on PACKAGE PREFIX: the dependency of PACKAGE whose name starts
-# PREFIX (the first alternative of an "or" is what apt-cache lists first).
-depends_on() {
-	apt-cache depends "$1" 2>/dev/null |
-		awk -v p="$2" '$1 ~ /Depends:$/ && index($2, p) == 1 { print $2; exit }'
+# depends PACKAGE...: "PACKAGE DEPENDENCY" lines of each PACKAGE apt
+# knows, in apt-cache's order (one apt-cache start for them all: each
+# start reads the whole package cache).
+depends() {
+	apt-cache depends "$@" 2>/dev/null |
+		awk '/^[^ ]/ { p = $1 } $1 ~ /Depends:$/ { print p, $2 }'
+}
+# first_of PACKAGE PREFIX: of depends' lines on stdin, the first
+# dependency of PACKAGE whose name starts PREFIX (the first alternative of
+# an "or" is what apt-cache lists first).
+first_of() {
+	awk -v pkg="$1" -v p="$2" '$1 == pkg && index($2, p) == 1 { print $2; exit }'
 }
 
 # linux-headers-6.12-amd64 exists for the backported series; the default
 # series of the release is reached through linux-headers-amd64.
-headers=$(depends_on "linux-headers-$series-amd64" "linux-headers-$series")
+meta=$(depends "linux-headers-$series-amd64" linux-headers-amd64)
+headers=$(echo "$meta" | first_of "linux-headers-$series-amd64" "linux-headers-$series")
 [ -n "$headers" ] ||
-	headers=$(depends_on linux-headers-amd64 "linux-headers-$series.")
+	headers=$(echo "$meta" | first_of linux-headers-amd64 "linux-headers-$series.")
 [ -n "$headers" ] ||
 	die "no Debian headers package for series $series (run 'make deps' as root: it runs apt-get update)"
 abi=${headers#linux-headers-}
 image=linux-image-$abi-unsigned
-common=$(depends_on "$headers" linux-headers-)
-kbuild=$(depends_on "$headers" linux-kbuild-)
+deps=$(depends "$headers")
+common=$(echo "$deps" | first_of "$headers" linux-headers-)
+kbuild=$(echo "$deps" | first_of "$headers" linux-kbuild-)
 { [ -n "$common" ] && [ -n "$kbuild" ]; } ||
 	die "$headers: cannot resolve its -common and linux-kbuild packages"
 log "$name: series $series resolves to $abi"
