@@ -39,6 +39,9 @@ else
 fi
 
 . "$compat/../ci/tap.sh"
+# kernel_fields: a kernel's fields from its env file (ci/matrix_model.py
+# reads it).
+. "$compat/../ci/lib.sh"
 note() {
 	echo "# $*"
 }
@@ -397,10 +400,8 @@ fake_base=${MNCOMPAT_FAKE_BASE:-}
 names=""
 for arg in "$@"; do
 	if [ -f "$arg" ]; then
-		KDIR=
-		KERNEL_NAME=
-		# shellcheck disable=SC1090 # ci env files, shell syntax
-		. "$arg"
+		kernel_fields "$arg" KDIR KERNEL_NAME
+		# shellcheck disable=SC2153 # set by kernel_fields
 		kdir=$KDIR
 		name=${KERNEL_NAME:-$(basename "$arg" .env)}
 	else
@@ -438,8 +439,7 @@ if [ -z "$fake_base" ]; then
 			deb61=
 	fi
 	if [ -n "$deb61" ] && [ -r "$deb61" ]; then
-		# shellcheck disable=SC1090 # ci env file, shell syntax
-		fake_base=$(KDIR= && . "$deb61" && echo "$KDIR")
+		fake_base=$(kernel_fields "$deb61" KDIR && echo "$KDIR")
 		note "fake old generations from deb-6.1 ($deb61): $fake_base"
 	fi
 fi
@@ -594,9 +594,7 @@ first=$(echo "$matrix" | awk '{ print $1 }')
 if [ -n "$first" ]; then
 	for arg in "$@"; do
 		if [ -f "$arg" ]; then
-			KDIR=
-			# shellcheck disable=SC1090
-			. "$arg"
+			kernel_fields "$arg" KDIR
 			kdir=$KDIR
 		else
 			kdir=$arg
