@@ -84,6 +84,24 @@ def config_macros(header):
     return macros
 
 
+def config_without(text, feature):
+    """TEXT, a mncompat_config.h, with MNCOMPAT_HAVE_FEATURE turned off:
+    its '#define MNCOMPAT_HAVE_FEATURE 1' line becomes '#undef
+    MNCOMPAT_HAVE_FEATURE', every other line as it was (compat's tests
+    build against such a copy: the fallback where the kernel has the
+    feature)."""
+    if not re.match(r"^[A-Z0-9_]+$", feature):
+        raise ModelError(f"config-without: not a feature name: {feature}")
+    define = f"#define MNCOMPAT_HAVE_{feature} 1"
+    lines = text.splitlines(keepends=True)
+    if not any(line.rstrip("\n") == define for line in lines):
+        raise ModelError(f"config-without: {feature} is not defined "
+                         "(nothing to turn off)")
+    return "".join(f"#undef MNCOMPAT_HAVE_{feature}\n"
+                   if line.rstrip("\n") == define else line
+                   for line in lines)
+
+
 def list_words(path):
     """The first words of a list file's lines (comments and blank lines
     left out), in order."""
@@ -536,6 +554,19 @@ def cmd_config_macros(args):
     print(" ".join(config_macros(args[0])))
 
 
+def cmd_config_without(args):
+    """config-without HEADER FEATURE OUT_HEADER: write OUT_HEADER, HEADER
+    with FEATURE turned off (config_without), and print the features it
+    defines, as config-macros would."""
+    if len(args) != 3:
+        raise ModelError("config-without HEADER FEATURE OUT_HEADER")
+    header, feature, out = args
+    with open(header) as f:
+        text = f.read()
+    write_atomic(out, config_without(text, feature))
+    print(" ".join(config_macros(out)))
+
+
 def cmd_names(args):
     for row in kernel_rows(args[0]):
         print(row.name)
@@ -612,7 +643,8 @@ def cmd_finish_env(args):
 
 COMMANDS = {
     "plan": cmd_plan, "needs": cmd_needs, "stage": cmd_stage,
-    "config-macros": cmd_config_macros, "names": cmd_names,
+    "config-macros": cmd_config_macros,
+    "config-without": cmd_config_without, "names": cmd_names,
     "check-kernels": cmd_check_kernels, "row": cmd_row,
     "write-env": cmd_write_env, "finish-env": cmd_finish_env,
     "kernel": cmd_kernel,

@@ -52,8 +52,8 @@ for k in $(selected_kernels); do
 	[ -r "$out/work/env/$k" ] || continue
 	env_file=$(cat "$out/work/env/$k")
 	env_files="$env_files $env_file"
-	# shellcheck disable=SC1090 # the kernel's handle
-	[ "$(. "$env_file" && echo "$KERNEL_KIND")" != deb ] ||
+	kernel_fields "$env_file" KERNEL_KIND
+	[ "$KERNEL_KIND" != deb ] ||
 		MNCOMPAT_KERNEL_ENVS="$MNCOMPAT_KERNEL_ENVS $env_file"
 done
 # The cocci part builds its converted cases against the Debian kernels.

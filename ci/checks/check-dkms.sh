@@ -23,8 +23,7 @@ dkms add -m "$pkg" -v "$ver" --sourcetree "$work/src" \
 
 . "$MNCOMPAT_TOP/ci/tap.sh"
 for env_file in "$@"; do
-	# shellcheck disable=SC1090
-	. "$env_file"
+	kernel_fields "$env_file" KERNEL_KIND KERNEL_RELEASE KDIR
 	[ "$KERNEL_KIND" = deb ] || continue
 	if dkms build -m "$pkg" -v "$ver" -k "$KERNEL_RELEASE" \
 		--kernelsourcedir "$KDIR" \

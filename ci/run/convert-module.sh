@@ -3,7 +3,8 @@
 # Usage: ci/run/convert-module.sh --compat|--native|--atomic [--naive=HOW] DIR OUT
 # The one conversion of a driver (a suite's converted-module line, so also
 # the driver front end): OUT/NAME is a copy of DIR (NAME its basename)
-# converted by semantic-patches/convert.sh --apply in the given mode, and
+# converted by semantic-patches/convert.sh --apply in the given mode (which
+# convert.sh checks: it refuses any other, its message on stderr), and
 # with --compat its Kbuild (or else Makefile) gets compat's include path
 # unless it has it; OUT/convert.report is convert.sh's report and
 # OUT/convert.patch the change, as `diff -ruN` of src/ and NAME/ without
@@ -43,10 +44,6 @@ case ${2-} in
 esac
 [ $# -eq 3 ] || die "usage: convert-module.sh --compat|--native|--atomic [--naive=HOW] DIR OUT"
 mode=$1 dir=$2 out=$3
-case $mode in
---compat | --atomic | --native) flag=$mode ;;
-*) die "convert-module.sh: mode '$mode': give --compat, --native or --atomic" ;;
-esac
 [ -d "$dir" ] || die "convert-module.sh: no directory '$dir'"
 dir=$(cd "$dir" && pwd)
 name=$(basename "$dir")
@@ -96,12 +93,25 @@ page-to-range)
 	done
 	;;
 esac
-# shellcheck disable=SC2086 # exit 3: converted, with items to review
+# Exit 3: converted, with items to review. On a failure, convert.sh's own
+# messages first: its usage (exit 2, a mode it does not know among them) or
+# its error lines. The mode goes after the path: an empty one, or a word
+# that is no option, is then a second path, which convert.sh refuses too.
+rc=0
+# shellcheck disable=SC2086 # no env, or one assignment without blanks
 env $env "$MNCOMPAT_TOP/semantic-patches/convert.sh" "$out/$name" --apply \
-	--quiet $flag >"$out/convert.report" 2>&1 || [ $? -eq 3 ] || {
-	echo "error: converting $dir failed (semantic-patches/convert.sh): $out/convert.report" >&2
-	exit 1
-}
+	--quiet "$mode" >"$out/convert.report" 2>&1 || rc=$?
+case $rc in
+0 | 3) ;;
+*)
+	if [ "$rc" -eq 2 ]; then
+		cat "$out/convert.report" >&2
+	else
+		grep '^convert\.sh: ' "$out/convert.report" >&2 || true
+	fi
+	die "converting $dir failed (semantic-patches/convert.sh): $out/convert.report"
+	;;
+esac
 if [ "$mode" = --compat ]; then
 	kbuild=$out/$name/Kbuild
 	[ -f "$kbuild" ] || kbuild=$out/$name/Makefile

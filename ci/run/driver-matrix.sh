@@ -59,16 +59,8 @@ while [ $# -gt 0 ]; do
 		expect=$2
 		shift 2
 		;;
-	--compat)
-		mode=--compat
-		shift
-		;;
-	--native)
-		mode=--native
-		shift
-		;;
-	--atomic)
-		mode=--atomic
+	--compat | --native | --atomic)
+		mode=$1
 		shift
 		;;
 	--) shift && break ;;

@@ -33,9 +33,7 @@ rm -rf "$base"
 mkdir -p "$base/trees"
 base=$(cd "$base" && pwd)
 env612=$(KERNELS=deb-6.12 "$MNCOMPAT_TOP/ci/kernels/prepare-kernel.sh")
-KDIR="" VMLINUZ="" KMODDIR=""
-# shellcheck disable=SC1090
-. "$env612"
+kernel_fields "$env612" KDIR VMLINUZ KMODDIR
 
 # Broken trees: hard-linked copies of the headers tree, one file changed.
 tree_without() {

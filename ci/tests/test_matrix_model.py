@@ -280,6 +280,44 @@ class KernelFiles(Scratch):
             mm.Kernel(self.file("x.env", "nothing here\n"))
 
 
+class ConfigHeader(Scratch):
+    HEADER = ("/* generated */\n#define MNCOMPAT_HAVE_INVALIDATE_PAGE 1\n"
+              "#undef MNCOMPAT_HAVE_CHANGE_PTE\n"
+              "#define MNCOMPAT_HAVE_INVALIDATE_PAGE_X 1\n"
+              "#define MNCOMPAT_HAVE_RANGE_START_RANGE 1\n")
+
+    def test_macros_in_order_none_without_a_header(self):
+        header = self.file("c/mncompat_config.h", self.HEADER)
+        self.assertEqual(mm.config_macros(header), [
+            "INVALIDATE_PAGE", "INVALIDATE_PAGE_X", "RANGE_START_RANGE"])
+        self.assertEqual(mm.config_macros(os.path.join(self.dir, "no.h")),
+                         [])
+
+    def test_without_turns_that_one_define_into_an_undef(self):
+        header = self.file("c/mncompat_config.h", self.HEADER)
+        out = os.path.join(self.dir, "off", "mncompat_config.h")
+        os.makedirs(os.path.dirname(out))
+        with redirect_stdout(io.StringIO()) as f:
+            self.assertEqual(mm.main(["config-without", header,
+                                      "INVALIDATE_PAGE", out]), 0)
+        self.assertEqual(f.getvalue(), "INVALIDATE_PAGE_X RANGE_START_RANGE\n")
+        with open(out) as f:
+            self.assertEqual(f.read(), self.HEADER.replace(
+                "#define MNCOMPAT_HAVE_INVALIDATE_PAGE 1\n",
+                "#undef MNCOMPAT_HAVE_INVALIDATE_PAGE\n"))
+        with open(header) as f:
+            self.assertEqual(f.read(), self.HEADER)
+
+    def test_without_refuses_a_feature_not_defined(self):
+        for feature, why in (("CHANGE_PTE", "is not defined"),
+                             ("INVALIDATE", "is not defined"),
+                             ("a b", "not a feature name")):
+            with self.subTest(feature=feature):
+                with self.assertRaises(mm.ModelError) as e:
+                    mm.config_without(self.HEADER, feature)
+                self.assertIn(why, str(e.exception))
+
+
 class KernelRows(Scratch):
     LIST = ("# comment\nd  deb 6.1 - - -\n"
             "s  src 6.1 base,debug 4.11-4.12 kmemleak=off,a=b\n"

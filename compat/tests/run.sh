@@ -39,6 +39,9 @@ else
 fi
 
 . "$compat/../ci/tap.sh"
+# kernel_fields: a kernel's fields from its env file (ci/matrix_model.py
+# reads it).
+. "$compat/../ci/lib.sh"
 note() {
 	echo "# $*"
 }
@@ -82,16 +85,39 @@ replay_jobs() {
 	job_names="" job_pids=""
 }
 
-# has CONFIG_DIR FEATURE: is MNCOMPAT_HAVE_FEATURE defined there?
-has() {
-	grep -q "^#define MNCOMPAT_HAVE_$2 1$" "$1/mncompat_config.h"
+# model CMD ARG...: ci/matrix_model.py, the one reader of compat's
+# mncompat_config.h.
+model() {
+	"$MNCOMPAT_PYTHON" "$compat/../ci/matrix_model.py" "$@"
 }
 
-# force_off CONFIG_DIR FEATURE NEW_DIR: a copy of the header without FEATURE.
+# has CONFIG_DIR FEATURE: is MNCOMPAT_HAVE_FEATURE defined there? The
+# model's list of the header's features (config-macros) is asked once per
+# config dir and kept beside the header, in mncompat_config.macros.
+has() {
+	[ -e "$1/mncompat_config.h" ] || return 1
+	if [ ! -e "$1/mncompat_config.macros" ]; then
+		model config-macros "$1/mncompat_config.h" \
+			>"$1/mncompat_config.macros.tmp" || return 1
+		mv "$1/mncompat_config.macros.tmp" "$1/mncompat_config.macros"
+	fi
+	hs_macros=
+	read -r hs_macros <"$1/mncompat_config.macros"
+	case " $hs_macros " in
+	*" $2 "*) return 0 ;;
+	esac
+	return 1
+}
+
+# force_off CONFIG_DIR FEATURE NEW_DIR: a copy of the header without FEATURE
+# (the model's config-without; what it prints, the copy's features, is
+# has()'s list for NEW_DIR).
 force_off() {
 	mkdir -p "$3"
-	sed "s/^#define MNCOMPAT_HAVE_$2 1$/#undef MNCOMPAT_HAVE_$2/" \
-		"$1/mncompat_config.h" >"$3/mncompat_config.h"
+	rm -f "$3/mncompat_config.macros"
+	model config-without "$1/mncompat_config.h" "$2" \
+		"$3/mncompat_config.h" >"$3/mncompat_config.macros.tmp" &&
+		mv "$3/mncompat_config.macros.tmp" "$3/mncompat_config.macros"
 }
 
 # judge_build LABEL LOG WHY TABLE BUILD_CMD...: run BUILD_CMD (its log in
@@ -311,7 +337,6 @@ test_kernel() {
 		echo "$tk_out" | sed 's/^/# /'
 		return
 	fi
-	cp "$tk_cfg/mncompat_config.h" "$work/matrix.$tk_name"
 
 	if [ "$tk_real" = yes ]; then
 		tk_neg=$work/$tk_name/negative
@@ -319,8 +344,8 @@ test_kernel() {
 		cp "$compat"/probes/*.c "$tests"/negative/*.c "$tk_neg/probes/"
 		MNCOMPAT_PROBES=$tk_neg/probes "$compat/configure.sh" "$tk_kdir" \
 			"$tk_neg/config" >/dev/null 2>&1
-		if grep -qx '#undef MNCOMPAT_HAVE_RANGE_START_WRONG_SIGNATURE' \
-			"$tk_neg/config/mncompat_config.h" 2>/dev/null &&
+		if [ -e "$tk_neg/config/mncompat_config.h" ] &&
+			! has "$tk_neg/config" RANGE_START_WRONG_SIGNATURE &&
 			grep -q 'range_start_wrong_signature.c.*incompatible.pointer.type' \
 				"$tk_neg/config/mncompat_probes.log"; then
 			ok "$tk_name: negative control: wrong-signature probe fails (incompatible pointer type)"
@@ -397,10 +422,8 @@ fake_base=${MNCOMPAT_FAKE_BASE:-}
 names=""
 for arg in "$@"; do
 	if [ -f "$arg" ]; then
-		KDIR=
-		KERNEL_NAME=
-		# shellcheck disable=SC1090 # ci env files, shell syntax
-		. "$arg"
+		kernel_fields "$arg" KDIR KERNEL_NAME
+		# shellcheck disable=SC2153 # set by kernel_fields
 		kdir=$KDIR
 		name=${KERNEL_NAME:-$(basename "$arg" .env)}
 	else
@@ -438,8 +461,7 @@ if [ -z "$fake_base" ]; then
 			deb61=
 	fi
 	if [ -n "$deb61" ] && [ -r "$deb61" ]; then
-		# shellcheck disable=SC1090 # ci env file, shell syntax
-		fake_base=$(KDIR= && . "$deb61" && echo "$KDIR")
+		fake_base=$(kernel_fields "$deb61" KDIR && echo "$KDIR")
 		note "fake old generations from deb-6.1 ($deb61): $fake_base"
 	fi
 fi
@@ -584,7 +606,7 @@ fi
 # The kernels whose probe pass ran, in order, and its timings.
 matrix="" timings=""
 for name in $names ${fakes:-}; do
-	[ -e "$work/matrix.$name" ] || continue
+	[ -e "$work/$name/probe-seconds" ] || continue
 	matrix="$matrix $name"
 	timings="$timings $(cat "$work/$name/probe-seconds")"
 done
@@ -594,9 +616,7 @@ first=$(echo "$matrix" | awk '{ print $1 }')
 if [ -n "$first" ]; then
 	for arg in "$@"; do
 		if [ -f "$arg" ]; then
-			KDIR=
-			# shellcheck disable=SC1090
-			. "$arg"
+			kernel_fields "$arg" KDIR
 			kdir=$KDIR
 		else
 			kdir=$arg
@@ -627,7 +647,7 @@ for src in "$compat"/probes/*.c; do
 	macro=$(basename "$src" .c | tr '[:lower:]' '[:upper:]')
 	line=$(printf '#   %-40s' "$macro")
 	for name in $matrix; do
-		if grep -q "^#define MNCOMPAT_HAVE_$macro 1$" "$work/matrix.$name"; then
+		if has "$work/$name/config" "$macro"; then
 			line="$line $(printf '%-10s' x)"
 		else
 			line="$line $(printf '%-10s' -)"

@@ -110,8 +110,10 @@ build_outputs() {
 	[ $# -gt 0 ] || return 0
 	_built=0
 	for _env in ${MNCOMPAT_KERNEL_ENVS-}; do
-		# shellcheck disable=SC1090 # ci env file, shell syntax
-		_kbkv=$(. "$_env" && echo "${KERNEL_GENERATION:-99} $KERNEL_RELEASE $KDIR")
+		# (in a subshell: an env file the model refuses is skipped, as
+		# a kernel without a build tree is)
+		_kbkv=$(kernel_fields "$_env" KERNEL_GENERATION KERNEL_RELEASE KDIR &&
+			echo "${KERNEL_GENERATION:-99} $KERNEL_RELEASE $KDIR")
 		_kg=${_kbkv%% *} _kbkv=${_kbkv#* }
 		_kv=${_kbkv%% *} _kb=${_kbkv#* }
 		[ -f "$_kb/Makefile" ] || continue
