@@ -77,8 +77,8 @@ require_tools() {
 # write_kernel_env NAME KIND VERSION RELEASE KDIR KSRC KMODDIR VMLINUZ:
 # write what a kind's script (get-deb-kernel, build-src-kernel,
 # register-user-kernel) found of kernel NAME into its env file, the
-# kernel's handle (KEY=VALUE lines, written and read by
-# ci/matrix_model.py, sourced by the scripts), in one step; print its path.
+# kernel's handle (KEY=VALUE lines, written and read only by
+# ci/matrix_model.py: kernel_fields below), in one step; print its path.
 # ci/kernels/prepare-kernel.sh then adds the fields of the kernel's
 # ci/kernels/kernels.list row.
 write_kernel_env() {

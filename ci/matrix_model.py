@@ -369,9 +369,11 @@ class Suite:
                             "kind=deb|src|user, release>=X.Y)")
 
     def boot_conf(self):
-        """ci/run/boot-suites.sh's boot.conf of the suite (sourced there)."""
-        return (f"timeout_s={self.timeout}\nqemu_args='{self.qemu}'\n"
-                f"append='{self.append}'\n")
+        """ci/run/boot-suites.sh's boot.conf of the suite: shell
+        assignments (the model's answer, sourced there)."""
+        return (f"timeout_s={self.timeout}\n"
+                f"qemu_args={shlex.quote(self.qemu)}\n"
+                f"append={shlex.quote(self.append)}\n")
 
     def step_lines(self):
         """The suite's build and run steps for ci/run/stage-suite.sh, one a
