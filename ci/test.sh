@@ -47,18 +47,17 @@ part kernel-patches "$MNCOMPAT_TOP/kernel-patches/check-series.sh" \
 part matrix "$MNCOMPAT_TOP/ci/run/matrix.sh" --selftests $(ls drivers-sample/*/*.suite)
 # Which suites ran on which packaged kernel (their needs lines).
 part cells "$MNCOMPAT_TOP/ci/tests/check-cells.sh" "$out/results"
-env_files="" MNCOMPAT_KERNEL_ENVS=""
+env_files="" deb_kernels=""
 for k in $(selected_kernels); do
 	[ -r "$out/work/env/$k" ] || continue
 	env_file=$(cat "$out/work/env/$k")
 	env_files="$env_files $env_file"
 	kernel_fields "$env_file" KERNEL_KIND
-	[ "$KERNEL_KIND" != deb ] ||
-		MNCOMPAT_KERNEL_ENVS="$MNCOMPAT_KERNEL_ENVS $env_file"
+	[ "$KERNEL_KIND" != deb ] || deb_kernels="$deb_kernels --kernel $env_file"
 done
 # The cocci part builds its converted cases against the Debian kernels.
-export MNCOMPAT_KERNEL_ENVS
-part cocci "$MNCOMPAT_TOP/semantic-patches/tests/run.sh"
+# shellcheck disable=SC2086
+part cocci "$MNCOMPAT_TOP/semantic-patches/tests/run.sh" $deb_kernels
 # shellcheck disable=SC2086
 part compat "$MNCOMPAT_TOP/compat/tests/run.sh" $env_files
 # shellcheck disable=SC2086

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: semantic-patches/tests/run.sh [--no-coccicheck] [CASE...]
+# Usage: semantic-patches/tests/run.sh [--no-coccicheck] [--kernel ENV_FILE]...
+#                                     [CASE...]
 #
 # Host-side tests of the semantic patches and of convert.sh, TAP-like:
 #   - the unit tests of mncocci.py, the Python the scripts share
@@ -33,11 +34,24 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 sp=$(cd "$here/.." && pwd)
 top=$(cd "$sp/.." && pwd)
-coccicheck=yes
-if [ "${1-}" = --no-coccicheck ]; then
-	coccicheck=no
-	shift
-fi
+coccicheck=yes kernel_envs=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--no-coccicheck)
+		coccicheck=no
+		shift
+		;;
+	--kernel)
+		[ $# -ge 2 ] || {
+			echo "usage: semantic-patches/tests/run.sh [--no-coccicheck] [--kernel ENV_FILE]... [CASE...]" >&2
+			exit 2
+		}
+		kernel_envs="$kernel_envs $2"
+		shift 2
+		;;
+	*) break ;;
+	esac
+done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mncompat-sp-tests.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -81,8 +95,8 @@ spec_values() {
 # case whose last step is the last of the series (mn-6.10-change-pte.cocci,
 # or mn-compat-ops.cocci with --compat), except those whose spec says
 # "nobuild REASON" (output deliberately incomplete, its review items say
-# why).  One kbuild pass per kernel of $MNCOMPAT_KERNEL_ENVS (ci env
-# files, the Debian kernels ci/test.sh prepared; nothing of a kernel is
+# why).  One kbuild pass per --kernel ENV_FILE (ci env files, the
+# Debian kernels ci/test.sh prepared; nothing of a kernel is
 # installed on the host) with every such after.c as a module of its own,
 # W=1 and -Werror, as compat's probes are built; --compat outputs get
 # compat/include and the kernel's probed config (compat/configure.sh).
@@ -109,7 +123,7 @@ build_cases() {
 build_outputs() {
 	[ $# -gt 0 ] || return 0
 	_built=0
-	for _env in ${MNCOMPAT_KERNEL_ENVS-}; do
+	for _env in $kernel_envs; do
 		# (in a subshell: an env file the model refuses is skipped, as
 		# a kernel without a build tree is)
 		_kbkv=$(kernel_fields "$_env" KERNEL_GENERATION KERNEL_RELEASE KDIR &&
@@ -173,7 +187,7 @@ build_outputs() {
 			fi
 		done
 	done
-	[ $_built -eq 1 ] || echo "# no kernel in MNCOMPAT_KERNEL_ENVS: fixture builds skipped"
+	[ $_built -eq 1 ] || echo "# no --kernel: fixture builds skipped"
 }
 
 # --- 0. the Python of the scripts: mncocci.py, which they share, and ---
