@@ -626,6 +626,16 @@ def cmd_kernel(args):
         print(f"{field}={shlex.quote(env.get(field, ''))}")
 
 
+def cmd_mode(args):
+    """mode WORD: exit 0 when WORD is a conversion mode (MODES), else an
+    error naming them: the one list a suite's converted-module line and
+    ci/run/convert-module.sh are checked against."""
+    if len(args) != 1 or args[0] not in MODES:
+        given = f"'{args[0]}'" if len(args) == 1 else "no mode"
+        raise ModelError(f"{given} is no conversion mode: give "
+                         + ", ".join(MODES[:-1]) + " or " + MODES[-1])
+
+
 def cmd_finish_env(args):
     """finish-env KERNELS_LIST NAME ENV_FILE: add the row's fields and the
     kernel's generation to the env file the kind's script wrote."""
@@ -649,7 +659,7 @@ COMMANDS = {
     "config-without": cmd_config_without, "names": cmd_names,
     "check-kernels": cmd_check_kernels, "row": cmd_row,
     "write-env": cmd_write_env, "finish-env": cmd_finish_env,
-    "kernel": cmd_kernel,
+    "kernel": cmd_kernel, "mode": cmd_mode,
 }
 
 

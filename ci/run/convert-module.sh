@@ -3,8 +3,8 @@
 # Usage: ci/run/convert-module.sh --compat|--native|--atomic [--naive=HOW] DIR OUT
 # The one conversion of a driver (a suite's converted-module line, so also
 # the driver front end): OUT/NAME is a copy of DIR (NAME its basename)
-# converted by semantic-patches/convert.sh --apply in the given mode (which
-# convert.sh checks: it refuses any other, its message on stderr), and
+# converted by semantic-patches/convert.sh --apply in the given mode (one
+# of ci/matrix_model.py's MODES: any other word is refused first), and
 # with --compat its Kbuild (or else Makefile) gets compat's include path
 # unless it has it; OUT/convert.report is convert.sh's report and
 # OUT/convert.patch the change, as `diff -ruN` of src/ and NAME/ without
@@ -44,6 +44,11 @@ case ${2-} in
 esac
 [ $# -eq 3 ] || die "usage: convert-module.sh --compat|--native|--atomic [--naive=HOW] DIR OUT"
 mode=$1 dir=$2 out=$3
+# The modes are the model's one list (a suite's converted-module line is
+# checked against it too): a word such as --quiet or --apply would pass
+# convert.sh as an option, not a mode.
+"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" mode "$mode" ||
+	die "usage: convert-module.sh --compat|--native|--atomic [--naive=HOW] DIR OUT"
 [ -d "$dir" ] || die "convert-module.sh: no directory '$dir'"
 dir=$(cd "$dir" && pwd)
 name=$(basename "$dir")
@@ -94,9 +99,7 @@ page-to-range)
 	;;
 esac
 # Exit 3: converted, with items to review. On a failure, convert.sh's own
-# messages first: its usage (exit 2, a mode it does not know among them) or
-# its error lines. The mode goes after the path: an empty one, or a word
-# that is no option, is then a second path, which convert.sh refuses too.
+# messages first: its usage (exit 2) or its error lines.
 rc=0
 # shellcheck disable=SC2086 # no env, or one assignment without blanks
 env $env "$MNCOMPAT_TOP/semantic-patches/convert.sh" "$out/$name" --apply \

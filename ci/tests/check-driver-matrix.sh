@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Usage: ci/tests/check-driver-matrix.sh
 # Tests of ci/run/driver-matrix.sh on deb-6.1 and deb-6.12: bad input (missing
-# directory, no Kbuild, missing tests, unknown kernel) fails with a clear
+# directory, no Kbuild, missing tests, unknown kernel, a word given
+# ci/run/convert-module.sh as its mode that is none) fails with a clear
 # message and writes nothing; a driver that does not compile on one kernel
 # and a guest test that hangs on one kernel give a complete report (every
 # kernel has a row) judged against ci/tests/fixtures/expectations; the
@@ -109,6 +110,24 @@ bad no-kbuild "has no Kbuild or Makefile" "$fixtures/no-kbuild"
 bad no-tests "no tests" "$fixtures/plain" "$base/no-such-tests"
 bad bad-timeout "want seconds" --timeout soon "$fixtures/plain"
 KERNELS=deb-6.1,no-such-kernel bad bad-kernel "is not in" "$fixtures/plain"
+
+# The conversion step alone: a word that is an option of convert.sh, not
+# a mode, is refused before OUT is touched.
+for word in --quiet --apply; do
+	c=convert-mode$word
+	mkdir -p "$base/$c"
+	echo keep >"$base/$c/kept"
+	rc=0
+	"$MNCOMPAT_TOP/ci/run/convert-module.sh" "$word" "$fixtures/plain" \
+		"$base/$c" >"$base/$c.log" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ] && grep -q "'$word' is no conversion mode" "$base/$c.log" &&
+		[ "$(cat "$base/$c/kept")" = keep ]; then
+		result ok "convert-module.sh $word: exit $rc, refused, OUT untouched"
+	else
+		result fail "convert-module.sh $word: exit $rc, want a refusal and OUT untouched" \
+			"$base/$c.log"
+	fi
+done
 
 # Builds on 6.1 only: 6.12 shows the compiler's first error, 6.1 still runs.
 run only61 "$fixtures/only61"

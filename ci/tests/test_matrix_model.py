@@ -318,6 +318,18 @@ class ConfigHeader(Scratch):
                 self.assertIn(why, str(e.exception))
 
 
+class ConversionModes(unittest.TestCase):
+    def test_the_modes_pass_other_words_are_refused(self):
+        for mode in mm.MODES:
+            self.assertEqual(mm.main(["mode", mode]), 0)
+        for args in (["--quiet"], ["--apply"], ["compat"], [""], [],
+                     ["--compat", "--native"]):
+            with self.subTest(args=args):
+                with self.assertRaises(mm.ModelError) as e:
+                    mm.cmd_mode(args)
+                self.assertIn("no conversion mode", str(e.exception))
+
+
 class KernelRows(Scratch):
     LIST = ("# comment\nd  deb 6.1 - - -\n"
             "s  src 6.1 base,debug 4.11-4.12 kmemleak=off,a=b\n"
