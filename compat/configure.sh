@@ -3,15 +3,28 @@
 #
 # Usage: compat/configure.sh KDIR OUTDIR
 #
-# Build every compat/probes/*.c as a mini-module against the kernel build
-# tree KDIR, all in one parallel kbuild pass with -Werror, and write
-# OUTDIR/mncompat_config.h: one MNCOMPAT_HAVE_<PROBE> per probe, defined to 1
-# when the probe compiled, #undef otherwise.  The probe log is kept in
-# OUTDIR/mncompat_probes.log.
+# Compile every compat/probes/*.c against the kernel build tree KDIR with
+# -Werror, and write OUTDIR/mncompat_config.h: one MNCOMPAT_HAVE_<PROBE> per
+# probe, defined to 1 when the probe compiled, #undef otherwise.  The probe
+# log is kept in OUTDIR/mncompat_probes.log.
+#
+# Two ways to the same answer (MNCOMPAT_PROBE_PASS):
+#   one   (default) the probes whose one include is <linux/mmu_notifier.h>
+#         are compiled as one unit, each under a #line naming its own file
+#         and with its own identifiers (those that start with probe_ or
+#         mncompat_probe_) renamed apart; a probe failed when a diagnostic
+#         names its file. The unit is then compiled again without the
+#         failed ones and must build with no diagnostic at all. Any
+#         diagnostic that names no probe file (a kernel header, cc1), or a
+#         second compile that does not build, and the pass falls back to
+#         "each". The other probes are objects of their own in the same
+#         kbuild pass (a header that may not exist: sched_signal_h).
+#   each  every probe a mini-module of its own, all in one parallel kbuild
+#         pass: the reference the compat tests compare "one" against.
 #
 # Environment: MNCOMPAT_JOBS (default: one per CPU), MNCOMPAT_PROBES (probe
-# directory, default: the probes/ directory next to this script), MAKE
-# (default make).
+# directory, default: the probes/ directory next to this script),
+# MNCOMPAT_PROBE_PASS (one or each), MAKE (default make).
 set -eu
 
 me=configure.sh
@@ -32,13 +45,18 @@ esac
 probes=${MNCOMPAT_PROBES:-$(cd "$(dirname "$0")" && pwd)/probes}
 jobs=${MNCOMPAT_JOBS:-$(nproc)}
 make=${MAKE:-make}
+pass=${MNCOMPAT_PROBE_PASS:-one}
+case $pass in
+one | each) ;;
+*) die "MNCOMPAT_PROBE_PASS='$pass': give one or each" ;;
+esac
 
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
 header=$outdir/mncompat_config.h
 log=$outdir/mncompat_probes.log
-# A header from an earlier run must not survive a failed one.
-rm -f "$header"
+# A header from an earlier run must not survive a failed one, nor its logs.
+rm -f "$header" "$log.werror" "$log.unit"
 
 now() {
 	date +%s.%N | sed 's/\.N$/.0/'
@@ -52,37 +70,158 @@ names=
 for src in "$probes"/*.c; do
 	[ -e "$src" ] || die "no probes in $probes"
 	name=$(basename "$src" .c)
+	case $name in
+	mncompat_probes_unit*) die "$src: the name is the one-unit pass's own" ;;
+	esac
 	cp "$src" "$work/$name.c"
 	names="$names $name"
 done
-{
-	printf 'obj-m :='
+
+# kbuild_pass LOG [KCFLAGS] OBJECT...: one kbuild pass over $work building
+# OBJECTs (names without .o) with -Werror, output in LOG. Failing objects
+# are the point: -k, then look at which .o files exist.
+kbuild_pass() {
+	kp_log=$1 kp_flags=$2
+	shift 2
+	rm -f "$work"/*.o
+	{
+		printf 'obj-m :='
+		printf ' %s.o' "$@"
+		echo
+		echo "ccflags-y := -Werror"
+	} >"$work/Kbuild"
+	"$make" -C "$kdir" M="$work" -k -j"$jobs" \
+		${kp_flags:+KCFLAGS="${KCFLAGS:+$KCFLAGS }$kp_flags"} \
+		modules >"$kp_log" 2>&1 || true
+}
+
+# The "each" pass: every probe its own object. Warnings the kernel's own
+# headers give (-Werror makes them errors; a kernel before 5.0 with gcc 9+,
+# ...) are no probe's answer: probe again with them left warnings
+# (compat/kbuild-diagnostics.sh). A probe's own errors stay errors.
+each_pass() {
+	# shellcheck disable=SC2086 # the probe names, one word each
+	kbuild_pass "$log" "" $names
+	no_error=$("$(dirname "$0")/kbuild-diagnostics.sh" --retry-flags "$kdir" \
+		"$work" "$log" || true)
+	if [ -n "$no_error" ]; then
+		mv "$log" "$log.werror"
+		# shellcheck disable=SC2086
+		kbuild_pass "$log" "$no_error" $names
+	fi
 	for name in $names; do
-		printf ' %s.o' "$name"
+		[ ! -e "$work/$name.o" ] || : >"$work/$name.yes"
 	done
-	echo
-	echo "ccflags-y := -Werror"
-} >"$work/Kbuild"
+}
+
+# unit_source FILE NAME...: the one unit of the probes NAME..., each under
+# a #line that names its own copy in $work, its probe_ and mncompat_probe_
+# identifiers suffixed with its name.
+unit_source() {
+	us_file=$1
+	shift
+	{
+		echo "#include <linux/mmu_notifier.h>"
+		for name in "$@"; do
+			echo "#line 1 \"$work/$name.c\""
+			sed -E "s/\<((mncompat_)?probe_[A-Za-z0-9_]*)/\1__$name/g" \
+				"$work/$name.c"
+		done
+	} >"$work/$us_file.c"
+}
+
+# diagnosed LOG: the file of every error or warning in LOG, one a line.
+diagnosed() {
+	sed -n -E 's/^([^ :]+):[0-9]+(:[0-9]+)?: (fatal error|error|warning): .*/\1/p' "$1" |
+		sort -u
+}
+
+# The "one" pass; falls back to each_pass, $why saying why.
+one_pass() {
+	together='' apart=''
+	for name in $names; do
+		if [ "$(grep -c '^[[:space:]]*#[[:space:]]*include' "$work/$name.c")" -eq 1 ] &&
+			grep -q '^#include <linux/mmu_notifier\.h>$' "$work/$name.c"; then
+			together="$together $name"
+		else
+			apart="$apart $name"
+		fi
+	done
+	# shellcheck disable=SC2086
+	unit_source mncompat_probes_unit $together
+	# shellcheck disable=SC2086
+	kbuild_pass "$log" "" mncompat_probes_unit $apart
+	failed='' why=''
+	for file in $(diagnosed "$log"); do
+		name=
+		case $file in
+		"$work"/*.c) name=$(basename "$file" .c) ;;
+		esac
+		case " $together " in
+		*" $name "*) failed="$failed $name" ;;
+		*)
+			case " $apart " in
+			*" $name "*) [ ! -e "$work/$name.o" ] ||
+				why="a diagnostic of $name.c, which built" ;;
+			*) why="a diagnostic in $file" ;;
+			esac
+			;;
+		esac
+	done
+	if [ -z "$why" ] && [ -z "$failed" ] && [ ! -e "$work/mncompat_probes_unit.o" ]; then
+		why="the unit did not build, with no diagnostic of a probe"
+	fi
+	for name in $apart; do
+		[ ! -e "$work/$name.o" ] || : >"$work/$name.yes"
+	done
+	# The probes not failed, again as one unit: they must build clean
+	# (some warnings come only from passes an error earlier stopped).
+	rest=
+	for name in $together; do
+		case " $failed " in
+		*" $name "*) ;;
+		*) rest="$rest $name" ;;
+		esac
+	done
+	if [ -z "$why" ] && [ -n "$failed" ] && [ -n "$rest" ]; then
+		# shellcheck disable=SC2086
+		unit_source mncompat_probes_unit_rest $rest
+		kbuild_pass "$log.rest" "" mncompat_probes_unit_rest
+		if [ ! -e "$work/mncompat_probes_unit_rest.o" ] ||
+			[ -n "$(diagnosed "$log.rest")" ]; then
+			why="the probes without a diagnostic did not build clean as one unit"
+		fi
+		{
+			echo
+			echo "=== the unit again without$failed"
+			cat "$log.rest"
+		} >>"$log"
+		rm -f "$log.rest"
+	fi
+	if [ -n "$why" ]; then
+		rm -f "$work"/*.yes
+		mv "$log" "$log.unit"
+		pass="each ($why: $log.unit)"
+		each_pass
+		return
+	fi
+	for name in $rest; do
+		: >"$work/$name.yes"
+	done
+}
 
 start=$(now)
-# Failing probes are the point: keep going, then look at which objects exist.
-"$make" -C "$kdir" M="$work" -k -j"$jobs" modules >"$log" 2>&1 || true
-# Warnings the kernel's own headers give (-Werror makes them errors; a
-# kernel before 5.0 with gcc 9+, ...) are no probe's answer: probe again
-# with them left warnings (compat/kbuild-diagnostics.sh). A probe's own
-# errors stay errors.
-no_error=$("$(dirname "$0")/kbuild-diagnostics.sh" --retry-flags "$kdir" "$work" \
-	"$log" || true)
-if [ -n "$no_error" ]; then
-	mv "$log" "$log.werror"
-	"$make" -C "$kdir" M="$work" -k -j"$jobs" KCFLAGS="${KCFLAGS:+$KCFLAGS }$no_error" \
-		modules >"$log" 2>&1 || true
+no_error=
+if [ "$pass" = one ]; then
+	one_pass
+else
+	each_pass
 fi
 end=$(now)
 seconds=$(echo "$start $end" | awk '{ printf "%.1f", $2 - $1 }')
 
 have() {
-	[ -e "$work/$1.o" ]
+	[ -e "$work/$1.yes" ]
 }
 
 built=0
@@ -154,6 +293,7 @@ tmp=$outdir/.mncompat_config.h.$$
 	echo " * KDIR: $kdir" | sed 's|\*/|* /|g'
 	echo " * Kernel release: $release"
 	echo " * Probe pass: $built of $total probes compiled in ${seconds}s"
+	echo " * Pass: $pass" | sed 's|\*/|* /|g'
 	[ -z "$no_error" ] ||
 		echo " * With $no_error: the kernel's own headers warn (probe log)"
 	echo " *"

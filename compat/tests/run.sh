@@ -4,7 +4,8 @@
 # Usage: compat/tests/run.sh ENV_FILE|KDIR...
 #
 # Host-side tests of compat/: for every kernel given (a ci env file that
-# sets KDIR, or a KDIR), run the probe pass, a negative-control probe, the
+# sets KDIR, or a KDIR), run the probe pass (its one-unit pass against
+# each probe compiled apart), a negative-control probe, the
 # test module in four driver variants with W=1 -Werror, the no-trampoline
 # check on native kernels, the forced-off builds and the
 # mmu_interval_notifier compile test (tests/interval: the kernel's API, or
@@ -322,6 +323,34 @@ converted_check() {
 		"$cc_kdir" "$cc_cfg" "$cc_build" ""
 }
 
+# same_answers NAME KDIR CONFIG_DIR: configure.sh's one-unit pass (the
+# default, which wrote CONFIG_DIR) answers as its reference, every probe
+# compiled apart (MNCOMPAT_PROBE_PASS=each), and did not fall back to it
+# unless the kernel's own headers warn.
+same_answers() {
+	sa_name=$1 sa_kdir=$2 sa_cfg=$3
+	sa_each=$sa_cfg-each
+	if ! MNCOMPAT_PROBE_PASS=each "$compat/configure.sh" "$sa_kdir" \
+		"$sa_each" >"$sa_each.out" 2>&1; then
+		not_ok "$sa_name: configure.sh with each probe apart failed ($sa_each.out)"
+		return
+	fi
+	sa_pass=$(sed -n 's/^ \* Pass: //p' "$sa_cfg/mncompat_config.h")
+	sa_n=$(grep -c '^#define MNCOMPAT_HAVE_' "$sa_cfg/mncompat_config.h" || true)
+	if ! diff -u "$sa_each/mncompat_config.h" "$sa_cfg/mncompat_config.h" |
+		grep '^[-+]#' >"$sa_each.diff"; then
+		if [ "$sa_pass" = one ] || grep -q '^ \* With -Wno-error' \
+			"$sa_each/mncompat_config.h"; then
+			ok "$sa_name: the one-unit probe pass answers as each probe apart ($sa_n defined; pass: $sa_pass)"
+		else
+			not_ok "$sa_name: the one-unit probe pass fell back: $sa_pass"
+		fi
+	else
+		not_ok "$sa_name: the one-unit probe pass and each probe apart differ"
+		sed 's/^/# /' "$sa_each.diff"
+	fi
+}
+
 # test_kernel NAME KDIR REAL [CONVERTED]: every per-kernel check; the
 # converted_check too on a fake (REAL=no) or with CONVERTED=yes.
 test_kernel() {
@@ -337,6 +366,7 @@ test_kernel() {
 		echo "$tk_out" | sed 's/^/# /'
 		return
 	fi
+	same_answers "$tk_name" "$tk_kdir" "$tk_cfg"
 
 	if [ "$tk_real" = yes ]; then
 		tk_neg=$work/$tk_name/negative
