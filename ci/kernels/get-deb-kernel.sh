@@ -12,11 +12,26 @@ set -eu
 [ $# -eq 2 ] || die "usage: get-deb-kernel.sh NAME SERIES"
 name=$1 series=$2
 
+# apt_cache ARGS...: apt-cache with its binary package cache kept in ours
+# ($MNCOMPAT_CACHE/apt/pkgcache.bin, one writer at a time). Debian's
+# container images set Dir::Cache::pkgcache "" (this build machine has
+# it): each apt-cache start then rebuilds the cache from the package
+# lists, 0.8 s, against 0.25 s to check and map a kept one. apt rebuilds
+# a kept cache itself when the lists change (apt-get update).
+apt_cache() {
+	if mkdir -p "$MNCOMPAT_CACHE/apt" 2>/dev/null && [ -w "$MNCOMPAT_CACHE/apt" ]; then
+		flock "$MNCOMPAT_CACHE/apt/lock" apt-cache \
+			-o Dir::Cache::pkgcache="$MNCOMPAT_CACHE/apt/pkgcache.bin" "$@"
+	else
+		apt-cache "$@"
+	fi
+}
+
 # depends PACKAGE...: "PACKAGE DEPENDENCY" lines of each PACKAGE apt
 # knows, in apt-cache's order (one apt-cache start for them all: each
 # start reads the whole package cache).
 depends() {
-	apt-cache depends "$@" 2>/dev/null |
+	apt_cache depends "$@" 2>/dev/null |
 		awk '/^[^ ]/ { p = $1 } $1 ~ /Depends:$/ { print p, $2 }'
 }
 # first_of PACKAGE PREFIX: of depends' lines on stdin, the first
@@ -43,7 +58,7 @@ kbuild=$(echo "$deps" | first_of "$headers" linux-kbuild-)
 	die "$headers: cannot resolve its -common and linux-kbuild packages"
 log "$name: series $series resolves to $abi"
 
-version=$(apt-cache policy "$image" | awk '$1 == "Candidate:" { print $2 }')
+version=$(apt_cache policy "$image" | awk '$1 == "Candidate:" { print $2 }')
 case $version in
 '' | '(none)') die "no package $image" ;;
 esac
