@@ -19,10 +19,14 @@ packages="
 	chromium
 "
 
+# One dpkg-query for them all (one start per package took 0.3 s of every
+# make matrix): the installed ones, a line each.
+# shellcheck disable=SC2086 # the package names, one word each
+installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' $packages 2>/dev/null |
+	awk '$2 == "ii" { print $1 }') || true
 missing=""
 for p in $packages; do
-	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
-		missing="$missing $p"
+	echo "$installed" | grep -qxF "$p" || missing="$missing $p"
 done
 
 if [ "$(id -u)" != 0 ]; then
