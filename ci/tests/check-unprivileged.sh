@@ -81,13 +81,17 @@ check "uid $uid: default cache is \$XDG_CACHE_HOME/mncompat" \
 # A tool package missing: stub dpkg-query says spin is not installed, stub
 # apt-get records any call.
 mkdir -p "$work/stub"
+# (install-deps asks once for them all: -W -f='${Package} ${db:Status-Abbrev}\n'
+# PACKAGE...)
 cat >"$work/stub/dpkg-query" <<'EOF'
 #!/bin/sh
-for a; do last=$a; done
-case $last in
-spin) echo "deinstall ok config-files" ;;
-*) echo "install ok installed" ;;
-esac
+for a; do
+	case $a in
+	-*) ;;
+	spin) echo "spin rc " ;;
+	*) echo "$a ii " ;;
+	esac
+done
 EOF
 printf '#!/bin/sh\necho "$*" >>"%s/apt-called"\n' "$work" >"$work/stub/apt-get"
 chmod 0755 "$work/stub/dpkg-query" "$work/stub/apt-get"
