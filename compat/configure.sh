@@ -153,9 +153,7 @@ one_pass() {
 	kbuild_pass "$log" "" mncompat_probes_unit $apart
 	failed='' why=''
 	for file in $(diagnosed "$log"); do
-		# A file outside $work names no probe ("-": an empty name would
-		# match the blanks of " $together " below).
-		name=-
+		name=
 		case $file in
 		"$work"/*.c) name=$(basename "$file" .c) ;;
 		esac
