@@ -14,11 +14,13 @@
 #         and with its own identifiers (those that start with probe_ or
 #         mncompat_probe_) renamed apart; a probe failed when a diagnostic
 #         names its file. The unit is then compiled again without the
-#         failed ones and must build with no diagnostic at all. Any
-#         diagnostic that names no probe file (a kernel header, cc1), or a
-#         second compile that does not build, and the pass falls back to
-#         "each". The other probes are objects of their own in the same
-#         kbuild pass (a header that may not exist: sched_signal_h).
+#         failed ones and must build with no diagnostic at all. A
+#         diagnostic located in a kernel header (a probe's error inside a
+#         macro, or the kernel's own warning) fails no probe by itself:
+#         the second compile then decides, and if it does not build clean
+#         the pass falls back to "each". The other probes are objects of
+#         their own in the same kbuild pass (a header that may not exist:
+#         sched_signal_h).
 #   each  every probe a mini-module of its own, all in one parallel kbuild
 #         pass: the reference the compat tests compare "one" against.
 #
