@@ -18,16 +18,31 @@ summary=$out/test-summary.log
 : >"$out/part-seconds.tsv"
 status=0
 
-# part NAME CMD...: run one part of the test command, keep its closing line.
+# children_cpu: set cpu_now to the CPU seconds (user + system) of every
+# process this shell has waited for so far. `times` must run in this
+# shell: a command substitution's subshell has no children of its own.
+children_cpu() {
+	times >"$out/.times"
+	cpu_now=$(sed -n 2p "$out/.times" | tr 'ms' '  ' |
+		awk '{ printf "%.1f\n", $1 * 60 + $2 + $3 * 60 + $4 }')
+}
+
+# part NAME CMD...: run one part of the test command, keep its closing
+# line; part-seconds.tsv gets its name, wall seconds and CPU seconds.
 part() {
 	name=$1
 	shift
 	log "test part: $name"
 	_start=$(date +%s)
+	children_cpu
+	_cpu=$cpu_now
 	if ! "$@" 2>&1 | tee "$out/$name.log"; then
 		status=1
 	fi
-	printf '%s\t%s\n' "$name" "$(($(date +%s) - _start))" >>"$out/part-seconds.tsv"
+	children_cpu
+	printf '%s\t%s\t%s\n' "$name" "$(($(date +%s) - _start))" \
+		"$(awk -v a="$cpu_now" -v b="$_cpu" 'BEGIN { printf "%.0f", a - b }')" \
+		>>"$out/part-seconds.tsv"
 	# tee hides the exit status of the part: its closing line tells.
 	line=$(grep -oE '^([a-z0-9-]+: )?[0-9]+ passed, [0-9]+ failed' \
 		"$out/$name.log" | tail -n 1 | sed 's/^[a-z0-9-]*: //')

@@ -54,7 +54,7 @@ measure() {
 	[ ! -r "$out/$name/work/phases.tsv" ] ||
 		python3 "$MNCOMPAT_TOP/ci/report/phases.py" "$out/$name"
 	[ ! -r "$out/$name/part-seconds.tsv" ] ||
-		awk -F '\t' 'BEGIN { print "part seconds:" } { printf "  %-15s %5d\n", $1, $2 }' \
+		awk -F '\t' 'BEGIN { print "part            wall s  CPU s" } { printf "  %-15s %5d  %5d\n", $1, $2, $3 }' \
 			"$out/$name/part-seconds.tsv"
 }
 
