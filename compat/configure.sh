@@ -153,11 +153,17 @@ one_pass() {
 	unit_source mncompat_probes_unit $together
 	# shellcheck disable=SC2086
 	kbuild_pass "$log" "" mncompat_probes_unit $apart
-	failed='' why=''
+	failed='' why='' stray=''
 	for file in $(diagnosed "$log"); do
-		name=
 		case $file in
 		"$work"/*.c) name=$(basename "$file" .c) ;;
+		*)
+			# Located in a kernel header (a macro that a probe
+			# expanded): it fails no probe by itself. The second
+			# compile below decides.
+			stray="$stray $file"
+			continue
+			;;
 		esac
 		case " $together " in
 		*" $name "*) failed="$failed $name" ;;
@@ -170,7 +176,8 @@ one_pass() {
 			;;
 		esac
 	done
-	if [ -z "$why" ] && [ -z "$failed" ] && [ ! -e "$work/mncompat_probes_unit.o" ]; then
+	if [ -z "$why" ] && [ -z "$failed$stray" ] &&
+		[ ! -e "$work/mncompat_probes_unit.o" ]; then
 		why="the unit did not build, with no diagnostic of a probe"
 	fi
 	for name in $apart; do
@@ -185,7 +192,7 @@ one_pass() {
 		*) rest="$rest $name" ;;
 		esac
 	done
-	if [ -z "$why" ] && [ -n "$failed" ] && [ -n "$rest" ]; then
+	if [ -z "$why" ] && [ -n "$failed$stray" ] && [ -n "$rest" ]; then
 		# shellcheck disable=SC2086
 		unit_source mncompat_probes_unit_rest $rest
 		kbuild_pass "$log.rest" "" mncompat_probes_unit_rest
