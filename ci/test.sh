@@ -32,7 +32,9 @@ children_cpu() {
 # part NAME CMD...: run one part of the test command, keep its closing
 # line; part-seconds.tsv gets its name, wall seconds and CPU seconds. In a
 # lane (lane set, parts running side by side), the part's output goes to
-# its log, which is shown whole when it ends.
+# its log, which is shown whole when it ends, and its exit status is
+# its own (out/failed-parts); outside a lane the pipeline's status is
+# tee's, never the part's, and only the closing line below tells.
 part() {
 	name=$1
 	shift
@@ -44,7 +46,7 @@ part() {
 		"$@" >"$out/$name.log" 2>&1 || echo "$name" >>"$failed_parts"
 		flock "$out/.show.lock" cat "$out/$name.log"
 	elif ! "$@" 2>&1 | tee "$out/$name.log"; then
-		echo "$name" >>"$failed_parts"
+		echo "$name" >>"$failed_parts" # tee itself failed
 	fi
 	children_cpu
 	printf '%s\t%s\t%s\n' "$name" "$(($(date +%s) - _start))" \
