@@ -7,7 +7,7 @@
 # make matrix DRIVER=dir [TESTS=file-or-dir] [CONVERT=compat|native|atomic]:
 # your own driver instead of the samples (ci/run/driver-matrix.sh; CONVERT picks
 # how semantic-patches/convert.sh converts it, default compat).
-# Measurements, run by hand (README "Timings", "Boots you can trust"):
+# Measurements, run by hand (README "Timings" and TIMINGS.md, "Boots you can trust"):
 # make benchmark [BENCHMARK="warm driver cold"], make bench (convert.sh
 # against grep), make later-breaks (convert.sh's 6.1 -> 6.12 ground truth),
 # make boot-flake FLAKE="[-n BOOTS ...] SUITE_FILE KERNEL...".

@@ -3,7 +3,7 @@
 # Usage: ci/checks/benchmark.sh [warm] [driver] [cold]   (default: warm driver)
 # Time the kit's front doors on this machine and print each figure with
 # its ratio to the previous benchmark's figure of the same name (kept in
-# $MNCOMPAT_CACHE/benchmark.tsv; README "Timings" has the measured ones):
+# $MNCOMPAT_CACHE/benchmark.tsv; README "Timings" has the current figures, TIMINGS.md every one):
 #   warm    make matrix: every sample suite on every kernel, kernels cached
 #   driver  make matrix DRIVER=drivers-sample/shadow TESTS=.../tests
 #           KERNELS=deb-6.1,deb-6.12, kernels cached
