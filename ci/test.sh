@@ -96,6 +96,9 @@ compat_lane=$!
 	# The cocci part builds its converted cases against the Debian kernels.
 	# shellcheck disable=SC2086
 	part cocci "$MNCOMPAT_TOP/semantic-patches/tests/run.sh" $deb_kernels
+	# The conversion judged on the real modules of ../shared/corpus/realmods
+	# (MNCOMPAT_CORPUS): a named SKIP where that folder is absent.
+	part corpus "$MNCOMPAT_TOP/semantic-patches/tests/check-corpus.sh"
 	# shellcheck disable=SC2086
 	part dkms "$MNCOMPAT_TOP/ci/checks/check-dkms.sh" $env_files
 	part driver-matrix "$MNCOMPAT_TOP/ci/tests/check-driver-matrix.sh"
