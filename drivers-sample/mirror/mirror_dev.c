@@ -21,6 +21,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <mncompat/highmem.h>
+#include <mncompat/mm.h>
 #include <mncompat/sched.h>
 
 #include "devpt_misc.h"
@@ -273,7 +274,7 @@ static long mirror_hold(struct mirror_file *mf, u32 __user *arg)
 		struct page *page = radix_tree_deref_slot_protected(slot,
 								    &mf->lock);
 
-		if (!page_mapped(page))
+		if (!mncompat_page_mapped(page))
 			orphaned++;
 	}
 	active = (int)mf->active;
