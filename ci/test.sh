@@ -103,6 +103,10 @@ compat_lane=$!
 	part dkms "$MNCOMPAT_TOP/ci/checks/check-dkms.sh" $env_files
 	part driver-matrix "$MNCOMPAT_TOP/ci/tests/check-driver-matrix.sh"
 	part user-kernel "$MNCOMPAT_TOP/ci/tests/check-user-kernel.sh"
+	# A module's own warning fails its build on every kbuild (6.13+ too).
+	# shellcheck disable=SC2086
+	part kbuild-diagnostics "$MNCOMPAT_TOP/ci/tests/check-kbuild-diagnostics.sh" \
+		$env_files
 	part unprivileged "$MNCOMPAT_TOP/ci/tests/check-unprivileged.sh"
 	part boot-retry "$MNCOMPAT_TOP/ci/tests/check-boot-retry.sh"
 	# The report files of the main matrix and of a driver front end run.

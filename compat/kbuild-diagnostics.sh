@@ -5,13 +5,18 @@
 #
 # Whose is each compiler or sparse diagnostic of LOG, the log of an
 # out-of-tree module build (make -C KDIR M=MODULE_DIR)?  The kernel's when
-# its file lies in the kernel tree: KDIR (relative paths are relative to
-# it), the trees KDIR's top-level symlinks point to (source/, scripts/) and
+# its file lies in the kernel tree: KDIR, the trees KDIR's top-level
+# symlinks point to (source/, scripts/) and
 # the source tree its Makefile includes or runs make in (O= build trees,
 # Debian's -common headers); the module's otherwise: its own files, the
 # headers it adds (compat/), and diagnostics without a file (cc1:, ld:).
 # A kernel before 5.0 built with gcc 9+ warns in its own <linux/module.h>
 # (-Wmissing-attributes, fixed by a6e60d84989f): not the driver's fault.
+# A relative path is relative to where kbuild ran the compiler: KDIR up to
+# 6.12 (the module's files are named by their absolute paths there), the
+# module's directory from 6.13 on (the kernel's headers are absolute
+# there). So a relative path that names a file of MODULE_DIR is the
+# module's; any other is resolved against KDIR, as before 6.13.
 #
 # Prints one line per warning or error:
 #   WHOSE<TAB>SEVERITY<TAB>FLAG<TAB>LINE
@@ -82,12 +87,20 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/kbuild-diagnostics.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 diagnostics >"$tmp/diag"
 roots | sort -u >"$tmp/roots"
-# Resolve each file named (relative to KDIR, where kbuild runs the
-# compiler), then judge it against the module's dir and the kernel's trees.
+# Resolve each file named (a relative one against the module's dir where
+# it names a file there, 6.13+ kbuild; else against KDIR), then judge it
+# against the module's dir and the kernel's trees.
 cut -f 1 "$tmp/diag" | sort -u | while read -r file; do
 	case $file in
 	-) real=- ;;
-	*) real=$(cd "$kdir" && realpath -m -- "$file") ;;
+	/*) real=$(realpath -m -- "$file") ;;
+	*)
+		if [ -f "$mdir/$file" ]; then
+			real=$(cd "$mdir" && realpath -m -- "$file")
+		else
+			real=$(cd "$kdir" && realpath -m -- "$file")
+		fi
+		;;
 	esac
 	printf '%s\t%s\n' "$file" "$real"
 done >"$tmp/files"
