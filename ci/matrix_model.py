@@ -25,6 +25,10 @@ import shlex
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The behaviour reader, ci/kernels/behaviours.py: what a kernel does with
+# a driver's callbacks, read from its source (finish-env below).
+sys.path.insert(0, os.path.join(TOP, "ci", "kernels"))
+import behaviours  # noqa: E402
 DEFAULT_TIMEOUT = 300
 MODES = ("--compat", "--native", "--atomic")
 DIRECTIVES = ("module", "converted-module", "kmod", "test", "exec",
@@ -64,7 +68,8 @@ def env_line(key, value):
 
 
 # The env file's fields that are always quoted (they may hold blanks).
-QUOTED = ("KERNEL_VERSION", "KERNEL_APPEND", "KERNEL_LACKS")
+QUOTED = ("KERNEL_VERSION", "KERNEL_APPEND", "KERNEL_LACKS",
+          "KERNEL_BEHAVIOURS", "KERNEL_BEHAVIOUR_SOURCE")
 
 
 def config_macros(header):
@@ -137,16 +142,55 @@ class KernelRow:
         """The kernel-patches series of a source row, else '-'."""
         return self.arg(4) if self.kind == "src" else "-"
 
+    # A user row's fields after its boot arguments: KEY=VALUE options.
+    OPTIONS = ("lacks", "behaves", "source")
+
+    def options(self):
+        """{KEY: VALUE} of a user row's options (the fields after its boot
+        arguments, any order): lacks=FEATURE,... (features of
+        ci/kernels/lacks.list it lacks), behaves=NAME=VALUE,... (behaviours
+        it declares, ci/kernels/behaviours.md), source=DIR (a source tree
+        to read its behaviours from). A lone "-" is no option."""
+        if self.kind != "user":
+            return {}
+        opts = {}
+        for field in self.fields[6:]:
+            if field == "-":
+                continue
+            key, sep, value = field.partition("=")
+            if not sep or key not in self.OPTIONS:
+                raise ModelError(
+                    f"{self.name}: want lacks=FEATURE,..., behaves=NAME="
+                    f"VALUE,... or source=DIR after the boot arguments, not "
+                    f"'{field}'")
+            if key in opts:
+                raise ModelError(f"{self.name}: {key}= given twice")
+            opts[key] = value
+        return opts
+
+    def declared_behaviours(self):
+        """{NAME: VALUE} of the row's behaves= option, each checked against
+        ci/kernels/behaviours.py."""
+        out = {}
+        for word in self.options().get("behaves", "").split(","):
+            if not word:
+                continue
+            name, _sep, value = word.partition("=")
+            if name not in behaviours.BEHAVIOURS:
+                raise ModelError(
+                    f"{self.name}: behaves={word}: no behaviour {name} "
+                    f"({' '.join(behaviours.BEHAVIOURS)})")
+            values = behaviours.BEHAVIOURS[name][0]
+            if value not in values:
+                raise ModelError(f"{self.name}: behaves={word}: {name} is "
+                                 f"one of {', '.join(values)}")
+            out[name] = value
+        return out
+
     def lacks(self, lacks_list):
         """The ci/kernels/lacks.list features a user row says it lacks."""
-        if self.kind != "user" or self.arg(6) == "-":
-            return []
-        field = self.arg(6)
-        if not field.startswith("lacks="):
-            raise ModelError(f"{self.name}: want lacks=FEATURE,... (or -) "
-                             f"as the 7th field, not '{field}'")
-        features = [f for f in field[len("lacks="):].split(",")
-                    if f and f != "-"]
+        field = self.options().get("lacks", "-")
+        features = [f for f in field.split(",") if f and f != "-"]
         known = sorted({w[0] for w in list_words(lacks_list)})
         for f in features:
             if f not in known:
@@ -197,6 +241,7 @@ def known_words():
         if os.path.exists(os.path.join(patches, s, "series")):
             words.add(f"recreated={s}")
     words.update(["recreated", "kmemleak"] + [f"kind={k}" for k in KINDS])
+    words.update(behaviours.words())
     return words
 
 
@@ -224,6 +269,11 @@ class Kernel:
         if patches != "-":
             props += ["recreated", f"recreated={patches}"]
         props.append(f"release={env.get('KERNEL_RELEASE', '')}")
+        # Its behaviours (finish-env), NAME=unknown for any not known.
+        known = dict(w.split("=", 1)
+                     for w in env.get("KERNEL_BEHAVIOURS", "").split())
+        props += [f"{n}={known.get(n, behaviours.UNKNOWN)}"
+                  for n in behaviours.BEHAVIOURS]
         props += [m.lower() for m in config_macros(
             os.path.join(config_dir, "mncompat_config.h"))]
         config = {}
@@ -351,10 +401,18 @@ class Suite:
         return unmet
 
     def check_needs(self, known):
-        """A ModelError for the first needs word no kernel can have."""
+        """A ModelError for the first needs word no kernel can have, or a
+        behaviour negated (a kernel whose behaviour is unknown has none of
+        its values: name the values wanted)."""
         for n, _line, words in self.needs:
             for w in words:
                 for a in w.split("|"):
+                    if a.startswith("!") and \
+                            a.split("=")[0][1:] in behaviours.BEHAVIOURS:
+                        raise ModelError(
+                            f"{self.path}:{n}: needs {a}: a behaviour is "
+                            "named by the values wanted, never negated "
+                            "(ci/kernels/behaviours.md)")
                     a = a[1:] if a.startswith("!") else a
                     if a.startswith("release>="):
                         ok = re.match(r"^[0-9]+(\.[0-9]+)*$",
@@ -366,7 +424,8 @@ class Suite:
                             f"{self.path}:{n}: needs {a}: no kernel has that "
                             "(a compat probe of compat/probes/, CONFIG_NAME, "
                             "recreated[=SERIES of kernel-patches/], kmemleak, "
-                            "kind=deb|src|user, release>=X.Y)")
+                            "kind=deb|src|user, release>=X.Y, a behaviour "
+                            "NAME=VALUE of ci/kernels/behaviours.md)")
 
     def boot_conf(self):
         """ci/run/boot-suites.sh's boot.conf of the suite: shell
@@ -609,7 +668,8 @@ def cmd_write_env(args):
 
 # What finish-env adds to a kind script's fields.
 ROW_FIELDS = ("KERNEL_APPEND", "KERNEL_PATCHES", "KERNEL_LACKS",
-              "KERNEL_GENERATION")
+              "KERNEL_GENERATION", "KERNEL_BEHAVIOURS",
+              "KERNEL_BEHAVIOUR_SOURCE")
 
 
 def cmd_kernel(args):
@@ -650,7 +710,46 @@ def cmd_finish_env(args):
     text += env_line("KERNEL_LACKS", " ".join(lacks))
     text += env_line("KERNEL_GENERATION",
                      row.generation(env.get("KERNEL_RELEASE", "")))
+    words, source = kernel_behaviours(row, env)
+    text += env_line("KERNEL_BEHAVIOURS", " ".join(words))
+    text += env_line("KERNEL_BEHAVIOUR_SOURCE", source)
     write_atomic(env_file, text)
+
+
+def behaviour_trees(row, env):
+    """The source trees a kernel's behaviours are read from, in order: its
+    KSRC (a source row's patched tree, a Debian row's linux-source of the
+    same upload), a user row's source= option, else its build tree and the
+    source tree that links to (a full build, in tree or O=)."""
+    trees = [env.get("KSRC", "")]
+    if row.kind == "user":
+        trees.append(row.options().get("source", ""))
+        kdir = env.get("KDIR", "")
+        trees += [kdir, os.path.join(kdir, "source") if kdir else ""]
+    return [t for t in trees if t and os.path.isdir(t)]
+
+
+def kernel_behaviours(row, env):
+    """(NAME=VALUE words, where they come from) of a kernel: read from its
+    trees (ci/kernels/behaviours.py), a user row's behaves= declarations
+    over them; a behaviour neither read nor declared is left out (its
+    properties say NAME=unknown)."""
+    declared = row.declared_behaviours()
+    trees = behaviour_trees(row, env)
+    read = behaviours.read(trees)
+    words, from_tree = [], False
+    for name in behaviours.BEHAVIOURS:
+        if name in declared:
+            words.append(f"{name}={declared[name]}")
+        elif read[name][0]:
+            words.append(f"{name}={read[name][0]}")
+            from_tree = True
+    how = []
+    if from_tree:
+        how.append("read from " + " ".join(trees))
+    if declared:
+        how.append("declared on the row (behaves=)")
+    return words, "; ".join(how) or "unknown: no source tree, none declared"
 
 
 COMMANDS = {

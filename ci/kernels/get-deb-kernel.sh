@@ -111,5 +111,18 @@ for old in "$MNCOMPAT_CACHE/kernels/$name"-*; do
 	rm -rf "$old"
 done
 
-write_kernel_env "$name" deb "$image $version" "$abi" "$kdir" "" \
+# The kernel's own source, the linux-source of the same upload: its
+# behaviours are read there (ci/kernels/behaviours.py, when
+# ci/matrix_model.py finish-env completes the env file). Another upload's
+# tree may behave otherwise (6.12.117 and 6.12.118 do): none then, and the
+# behaviours are unknown.
+ksrc=$("$MNCOMPAT_TOP/ci/kernels/unpack-source.sh" "$series" 2>/dev/null) || ksrc=""
+case $ksrc in
+*"-$version") ;;
+*)
+	log "$name: no linux-source-$series $version unpacked: its behaviours are unknown"
+	ksrc=""
+	;;
+esac
+write_kernel_env "$name" deb "$image $version" "$abi" "$kdir" "$ksrc" \
 	"$root/lib/modules/$abi" "$vmlinuz"

@@ -3,7 +3,9 @@
 results.tsv files and ci/report/expectations (ci/report/report.py and its writers use it).
 
 EXPECTATIONS has lines "KERNEL_GLOB TEST_GLOB RESULT [why]"; the first line
-that matches a (kernel, test) gives the expected result, else "pass". A
+that matches a (kernel, test) gives the expected result, else "pass".
+KERNEL_GLOB may be a behaviour, NAME=VALUE (ci/kernels/behaviours.md): the
+line is then for the kernels whose kernel.env has it in KERNEL_BEHAVIOURS. A
 kernel whose row says it lacks a feature (lacks=..., ci/kernels/lacks.list) is
 expected to skip that feature's tests, before any EXPECTATIONS line. A
 test that skips because the kernel predates an API it names, as "no API
@@ -40,6 +42,33 @@ def load_expectations(path):
                 sys.exit(f"{path}:{n}: want 'KERNEL_GLOB TEST_GLOB RESULT'")
             rules.append((line[0], line[1], line[2]))
     return rules
+
+
+def behaviour_rules(results_dir, kernels, rules):
+    """RULES with each line whose kernel glob is a behaviour (NAME=VALUE)
+    made one line per kernel of KERNELS that has it, in place (first match
+    still wins). A behaviour no kernel can have is an error."""
+    words = {}
+    for k in kernels:
+        words[k] = kernel_env(results_dir, k).get("KERNEL_BEHAVIOURS",
+                                                  "").split()
+    out = []
+    for kglob, tglob, result in rules:
+        if "=" not in kglob:
+            out.append((kglob, tglob, result))
+            continue
+        if kglob not in matrix_model.behaviours.words():
+            sys.exit(f"error: expectations: {kglob}: not a behaviour of "
+                     "ci/kernels/behaviours.py")
+        out += [(k, tglob, result) for k in kernels if kglob in words[k]]
+    return out
+
+
+def rules_for(expectations, results_dir, kernels):
+    """Every rule that judges KERNELS: what their rows say they lack, then
+    EXPECTATIONS, behaviour lines made kernel lines."""
+    return lacks_rules(results_dir, kernels) + behaviour_rules(
+        results_dir, kernels, load_expectations(expectations))
 
 
 def kernel_env(results_dir, kernel):
@@ -151,8 +180,8 @@ def load_cells(expectations, results_dir):
     rows = load_rows(results_dir)
     if not rows:
         sys.exit(f"error: no results.tsv rows under {results_dir}")
-    rules = lacks_rules(results_dir, ordered(r[0] for r in rows)) + \
-        load_expectations(expectations)
+    rules = rules_for(expectations, results_dir,
+                      ordered(r[0] for r in rows))
     releases = {k: release_of(results_dir, k) for k in
                 ordered(r[0] for r in rows)}
     cells = []

@@ -8,7 +8,9 @@
 #              that ran are those of ci/tests/fixtures/packaged-cells (the
 #              self-tests of the first kernel aside), no more, no fewer
 #   the words  ci/matrix_model.py needs on a made-up kernel: all words of a line,
-#              any line, !, |, release>=, and a misspelt word is an error
+#              any line, !, |, release>=, behaviours (NAME=VALUE, an
+#              unknown one meets no value), and a misspelt word, an
+#              unknown behaviour value or a negated behaviour is an error
 # Output: "ok N - ...", then "cells: N passed, M failed".
 set -eu
 . "$(dirname "$0")/../lib.sh"
@@ -46,7 +48,8 @@ done
 # needs WANT LINE...: a suite of the needs LINEs on the made-up kernel;
 # ci/matrix_model.py needs must exit WANT.
 props=$work/props
-printf '%s\n' kind=user release=4.12.4 invalidate_page CONFIG_NUMA kmemleak >"$props"
+printf '%s\n' kind=user release=4.12.4 invalidate_page CONFIG_NUMA kmemleak \
+	failed-start=cannot-fail tlb-hook=core itree=unknown >"$props"
 needs() {
 	_want=$1
 	shift
@@ -72,6 +75,12 @@ needs 1 "recreated" "CONFIG_KSM"
 needs 2 "invalidate_pgae"
 needs 2 "recreated=4.99-fix"
 needs 2 "release>=five"
+needs 0 "failed-start=cannot-fail|failed-start=no-end tlb-hook=core"
+needs 1 "failed-start=end-all|failed-start=no-end"
+needs 1 "itree=none|itree=one-pass|itree=two-pass"
+needs 2 "!failed-start=end-all"
+needs 2 "tlb-hook=wide"
+needs 2 "itree=unknown"
 printf 'kernels deb-6.1\n' >"$work/k.suite"
 echo "KERNEL_NAME=made-up" >"$work/k.env"
 if ! "$MNCOMPAT_TOP/ci/run/stage-suite.sh" made-up "$work/k.env" "$work/nowhere" "" \

@@ -190,8 +190,14 @@ class Plan(Scratch):
         self.assertEqual(mm.read_hints(h), {("k", "s"): 12})
 
 
+BEHAVED = ["failed-start=no-end", "oom-reaper=unknown",
+           "oom-reap-event=unknown", "itree=unknown", "itree-unwind=unknown",
+           "tlb-hook=core"]
+
+
 class KernelFiles(Scratch):
-    def kernel(self, auto, append="", patches="-", header=None):
+    def kernel(self, auto, append="", patches="-", header=None,
+               behaves="failed-start=no-end tlb-hook=core"):
         kdir = os.path.join(self.dir, "kdir")
         self.file("kdir/include/config/auto.conf", auto)
         if header is not None:
@@ -199,7 +205,8 @@ class KernelFiles(Scratch):
         env = self.file("k.env", "KERNEL_NAME=k\nKERNEL_KIND=src\n"
                         "KERNEL_RELEASE=6.1.0\n"
                         f"KDIR={kdir}\nKERNEL_APPEND='{append}'\n"
-                        f"KERNEL_PATCHES={patches}\n")
+                        f"KERNEL_PATCHES={patches}\n"
+                        f"KERNEL_BEHAVIOURS='{behaves}'\n")
         return mm.Kernel(env)
 
     def props(self, *args, **kw):
@@ -215,7 +222,8 @@ class KernelFiles(Scratch):
                        "# CONFIG_D is not set\n",
                        patches="4.11-4.12", header=header),
             ["kind=src", "recreated", "recreated=4.11-4.12",
-             "release=6.1.0", "invalidate_page", "CONFIG_A", "CONFIG_B"])
+             "release=6.1.0"] + BEHAVED +
+            ["invalidate_page", "CONFIG_A", "CONFIG_B"])
 
     def test_stage_writes_properties_then_answers(self):
         k = self.kernel("CONFIG_NUMA=y\n")
@@ -235,7 +243,8 @@ class KernelFiles(Scratch):
                 self.assertEqual(f.getvalue(), out)
                 with open(props) as f:
                     self.assertEqual(f.read().split(), [
-                        "kind=src", "release=6.1.0", "CONFIG_NUMA"])
+                        "kind=src", "release=6.1.0"] + BEHAVED +
+                        ["CONFIG_NUMA"])
 
     def test_kmemleak_on_unless_default_off_or_turned_off(self):
         on = "CONFIG_DEBUG_KMEMLEAK=y\n"
@@ -270,7 +279,9 @@ class KernelFiles(Scratch):
                 "KERNEL_RELEASE=6.1.5\nKDIR='/c/k b'\nKSRC=/c/src\n"
                 "KMODDIR=-\nVMLINUZ=/c/bzImage\nKERNEL_APPEND='a=1 b'\n"
                 "KERNEL_PATCHES=4.11-4.12\nKERNEL_LACKS=''\n"
-                "KERNEL_GENERATION=4.12\n"))
+                "KERNEL_GENERATION=4.12\nKERNEL_BEHAVIOURS=''\n"
+                "KERNEL_BEHAVIOUR_SOURCE='unknown: no source tree, none "
+                "declared'\n"))
         self.assertEqual(mm.read_env(env)["KDIR"], "/c/k b")
         with self.assertRaises(mm.ModelError):
             mm.cmd_write_env([env, "k", "src"])
@@ -361,6 +372,335 @@ class KernelRows(Scratch):
         with self.assertRaises(mm.ModelError) as e:
             mm.kernel_row(self.file("k.list", self.LIST), "nope")
         self.assertIn("kernel 'nope' is not in", str(e.exception))
+
+
+# Made-up kernel sources in the shapes the behaviour reader
+# (ci/kernels/behaviours.py) meets, written for these tests: just the
+# functions and structs it reads, as each generation lays them out.
+START_VOID = """
+void __mmu_notifier_invalidate_range_start(struct mm_struct *mm,
+                                           unsigned long start,
+                                           unsigned long end)
+{
+        hlist_for_each_entry_rcu(mn, &mm->mmu_notifier_mm->list, hlist) {
+                if (mn->ops->invalidate_range_start)
+                        mn->ops->invalidate_range_start(mn, mm, start, end);
+        }
+}
+"""
+START_419 = """
+int __mmu_notifier_invalidate_range_start(struct mm_struct *mm,
+                unsigned long start, unsigned long end, bool blockable)
+{
+        int ret = 0;
+
+        hlist_for_each_entry_rcu(mn, &mm->mmu_notifier_mm->list, hlist) {
+                if (mn->ops->invalidate_range_start) {
+                        int _ret = mn->ops->invalidate_range_start(mn, mm,
+                                        start, end, blockable);
+                        if (_ret)
+                                ret = _ret;
+                }
+        }
+        return ret;
+}
+"""
+HLIST = """
+static int mn_hlist_invalidate_range_start(
+        struct mmu_notifier_subscriptions *subscriptions,
+        struct mmu_notifier_range *range)
+{
+        int ret = 0;
+
+        hlist_for_each_entry_rcu(sub, &subscriptions->list, hlist) {
+                const struct mmu_notifier_ops *ops = sub->ops;
+
+                if (ops->invalidate_range_start) {
+                        int _ret;
+
+                        _ret = ops->invalidate_range_start(sub, range);
+                        if (_ret) {
+%(warn)s                                ret = _ret;
+                        }
+                }
+        }
+%(ends)s        return ret;
+}
+
+int __mmu_notifier_invalidate_range_start(struct mmu_notifier_range *range)
+{
+        int ret = 0;
+
+        if (subscriptions->has_itree) {
+                ret = mn_itree_invalidate(subscriptions, range);
+                if (ret)
+                        return ret;
+        }
+        if (!hlist_empty(&subscriptions->list))
+                ret = mn_hlist_invalidate_range_start(subscriptions, range);
+%(unwind)s        return ret;
+}
+"""
+WARN = "                                WARN_ON(ops->invalidate_range_end);\n"
+ENDS = """        if (ret) {
+                hlist_for_each_entry_rcu(sub, &subscriptions->list, hlist) {
+                        if (sub->ops->invalidate_range_end)
+                                sub->ops->invalidate_range_end(sub, range);
+                }
+        }
+"""
+UNWIND = """        if (ret && subscriptions->has_itree)
+                mn_itree_inv_end(subscriptions);
+"""
+OOM_413 = """
+static bool __oom_reap_task_mm(struct task_struct *tsk, struct mm_struct *mm)
+{
+        for (vma = mm->mmap ; vma; vma = vma->vm_next)
+                unmap_page_range(&tlb, vma, vma->vm_start, vma->vm_end, NULL);
+}
+"""
+OOM_414 = OOM_413.replace("{\n", """{
+        if (mm_has_notifiers(mm)) {
+                schedule_timeout_idle(HZ);
+                goto unlock_oom;
+        }
+""", 1)
+OOM_416 = OOM_414.replace("mm_has_notifiers",
+                          "mm_has_blockable_invalidate_notifiers")
+OOM_419 = """
+void __oom_reap_task_mm(struct mm_struct *mm)
+{
+        for (vma = mm->mmap ; vma; vma = vma->vm_next) {
+                if (mmu_notifier_invalidate_range_start_nonblock(mm, start,
+                                                                 end)) {
+                        ret = false;
+                        continue;
+                }
+                unmap_page_range(&tlb, vma, start, end, NULL);
+        }
+}
+"""
+OOM_52 = """
+static bool __oom_reap_task_mm(struct mm_struct *mm)
+{
+        for_each_vma(vmi, vma) {
+                mmu_notifier_range_init(&range, MMU_NOTIFY_UNMAP, 0,
+                                        vma, mm, vma->vm_start,
+                                        vma->vm_end);
+                if (mmu_notifier_invalidate_range_start_nonblock(&range)) {
+                        ret = false;
+                        continue;
+                }
+        }
+}
+"""
+OOM_7 = """
+static bool __oom_reap_task_mm(struct mm_struct *mm)
+{
+        mas_for_each_rev(&mas, vma, 0) {
+                if (zap_vma_for_reaping(vma))
+                        ret = false;
+        }
+}
+"""
+MEMORY_7 = """
+int zap_vma_for_reaping(struct vm_area_struct *vma)
+{
+        mmu_notifier_range_init(&range, MMU_NOTIFY_CLEAR, 0, vma->vm_mm,
+                                vma->vm_start, vma->vm_end);
+        if (mmu_notifier_invalidate_range_start_nonblock(&range))
+                return -EBUSY;
+        return 0;
+}
+"""
+HDR_OLD = """
+struct mmu_notifier_ops {
+        void (*invalidate_range)(struct mmu_notifier *mn, struct mm_struct *mm,
+                                 unsigned long start, unsigned long end);
+};
+"""
+HDR_55 = HDR_OLD + """
+struct mmu_interval_notifier_ops {
+        bool (*invalidate)(struct mmu_interval_notifier *interval_sub,
+                           const struct mmu_notifier_range *range,
+                           unsigned long cur_seq);
+};
+"""
+HDR_66 = HDR_55.replace("(*invalidate_range)",
+                        "(*arch_invalidate_secondary_tlbs)")
+HDR_7 = HDR_66.replace("        bool (*invalidate)(", """\
+        bool (*invalidate_start)(struct mmu_interval_notifier *sub,
+                                 const struct mmu_notifier_range *range,
+                                 unsigned long cur_seq, void **finish);
+        bool (*invalidate)(""")
+TLB_66 = """
+void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start,
+                        unsigned long end, unsigned int stride_shift,
+                        bool freed_tables)
+{
+        if ((end == TLB_FLUSH_ALL) ||
+            ((end - start) >> stride_shift) > tlb_single_page_flush_ceiling) {
+                start = 0;
+                end = TLB_FLUSH_ALL;
+        }
+        flush_tlb_multi(mm_cpumask(mm), info);
+        mmu_notifier_arch_invalidate_secondary_tlbs(mm, start, end);
+}
+"""
+TLB_7 = """
+static void init_flush_tlb_info(struct flush_tlb_info *info,
+                                unsigned long start, unsigned long end)
+{
+        if ((end - start) >> stride_shift > tlb_single_page_flush_ceiling) {
+                start = 0;
+                end = TLB_FLUSH_ALL;
+        }
+        info->start = start;
+        info->end = end;
+}
+
+void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start,
+                        unsigned long end, unsigned int stride_shift,
+                        bool freed_tables)
+{
+        init_flush_tlb_info(&info, mm, start, end, stride_shift);
+        flush_tlb_multi(mm_cpumask(mm), &info);
+        mmu_notifier_arch_invalidate_secondary_tlbs(mm, start, end);
+}
+"""
+
+
+def hlist(warn=True, ends=True, unwind=False):
+    return HLIST % {"warn": WARN if warn else "", "ends": ENDS if ends else "",
+                    "unwind": UNWIND if unwind else ""}
+
+
+# Each generation's files, and what the reader must say of them.
+GENERATIONS = {
+    "4.9": ({"mm/mmu_notifier.c": START_VOID, "mm/oom_kill.c": OOM_413,
+             "include/linux/mmu_notifier.h": HDR_OLD},
+            "failed-start=cannot-fail oom-reaper=unnotified "
+            "oom-reap-event=none itree=none itree-unwind=none tlb-hook=core"),
+    "4.14": ({"mm/mmu_notifier.c": START_VOID, "mm/oom_kill.c": OOM_414,
+              "include/linux/mmu_notifier.h": HDR_OLD},
+             "failed-start=cannot-fail oom-reaper=skips oom-reap-event=none "
+             "itree=none itree-unwind=none tlb-hook=core"),
+    "4.16": ({"mm/mmu_notifier.c": START_VOID, "mm/oom_kill.c": OOM_416,
+              "include/linux/mmu_notifier.h": HDR_OLD},
+             "failed-start=cannot-fail oom-reaper=skips-blocking "
+             "oom-reap-event=none itree=none itree-unwind=none "
+             "tlb-hook=core"),
+    "4.19": ({"mm/mmu_notifier.c": START_419, "mm/oom_kill.c": OOM_419,
+              "include/linux/mmu_notifier.h": HDR_OLD},
+             "failed-start=no-end oom-reaper=nonblock oom-reap-event=none "
+             "itree=none itree-unwind=none tlb-hook=core"),
+    "5.5-5.11": ({"mm/mmu_notifier.c": hlist(warn=False, ends=False),
+                  "mm/oom_kill.c": OOM_52,
+                  "include/linux/mmu_notifier.h": HDR_55},
+                 "failed-start=no-end oom-reaper=nonblock "
+                 "oom-reap-event=unmap itree=one-pass itree-unwind=self "
+                 "tlb-hook=core"),
+    "6.1": ({"mm/mmu_notifier.c": hlist(), "mm/oom_kill.c": OOM_52,
+             "include/linux/mmu_notifier.h": HDR_55},
+            "failed-start=end-all oom-reaper=nonblock oom-reap-event=unmap "
+            "itree=one-pass itree-unwind=self tlb-hook=core"),
+    "6.12.118": ({"mm/mmu_notifier.c": hlist(unwind=True),
+                  "mm/oom_kill.c": OOM_52,
+                  "include/linux/mmu_notifier.h": HDR_66,
+                  "arch/x86/mm/tlb.c": TLB_66},
+                 "failed-start=end-all oom-reaper=nonblock "
+                 "oom-reap-event=unmap itree=one-pass itree-unwind=full "
+                 "tlb-hook=arch-widened"),
+    "7.3": ({"mm/mmu_notifier.c": hlist(), "mm/oom_kill.c": OOM_7,
+             "mm/memory.c": MEMORY_7, "include/linux/mmu_notifier.h": HDR_7,
+             "arch/x86/mm/tlb.c": TLB_7},
+            "failed-start=end-all oom-reaper=nonblock oom-reap-event=clear "
+            "itree=two-pass itree-unwind=self tlb-hook=arch"),
+}
+
+
+class Behaviours(Scratch):
+    def tree(self, name, files):
+        for rel, text in files.items():
+            self.file(os.path.join(name, rel), text)
+        return os.path.join(self.dir, name)
+
+    def test_each_generation_read_from_its_source(self):
+        for gen, (files, want) in GENERATIONS.items():
+            with self.subTest(generation=gen):
+                reading = mm.behaviours.read([self.tree(gen, files)])
+                self.assertEqual(" ".join(mm.behaviours.known_words(reading)),
+                                 want)
+
+    def test_evidence_names_the_line(self):
+        tree = self.tree("k", GENERATIONS["6.1"][0])
+        value, where, _what = mm.behaviours.read([tree])["failed-start"]
+        path = os.path.join(tree, "mm", "mmu_notifier.c")
+        with open(path) as f:
+            n = [i for i, line in enumerate(f, 1)
+                 if "WARN_ON(ops->invalidate_range_end)" in line][0]
+        self.assertEqual((value, where), ("end-all", f"{path}:{n}"))
+
+    def test_a_missing_file_is_unknown_the_next_tree_answers(self):
+        headers = self.tree("h", {"include/linux/mmu_notifier.h": HDR_55})
+        reading = mm.behaviours.read([headers])
+        self.assertEqual(mm.behaviours.known_words(reading),
+                         ["itree=one-pass", "tlb-hook=core"])
+        self.assertIsNone(reading["failed-start"][0])
+        full = self.tree("f", GENERATIONS["6.1"][0])
+        self.assertEqual(len(mm.behaviours.known_words(
+            mm.behaviours.read([headers, full]))), 6)
+
+    def finish(self, row, ksrc=""):
+        env = os.path.join(self.dir, "e.env")
+        mm.cmd_write_env([env, "u", row.split()[1], "v", "5.10.0", "/nowhere",
+                          ksrc, "-", "/img"])
+        rows = self.file("k.list", row + "\n")
+        mm.cmd_finish_env([rows, "u", env])
+        return mm.read_env(env)
+
+    def test_finish_env_reads_ksrc_and_a_row_declares_over_it(self):
+        src = self.tree("src", GENERATIONS["5.5-5.11"][0])
+        env = self.finish("u src 6.1 base -", ksrc=src)
+        self.assertEqual(env["KERNEL_BEHAVIOURS"],
+                         GENERATIONS["5.5-5.11"][1])
+        self.assertEqual(env["KERNEL_BEHAVIOUR_SOURCE"], f"read from {src}")
+        env = self.finish(f"u user /t /img - - source={src} "
+                          "behaves=failed-start=end-all,tlb-hook=arch")
+        self.assertIn("failed-start=end-all", env["KERNEL_BEHAVIOURS"])
+        self.assertIn("tlb-hook=arch", env["KERNEL_BEHAVIOURS"])
+        self.assertIn("itree=one-pass", env["KERNEL_BEHAVIOURS"])
+        self.assertEqual(env["KERNEL_BEHAVIOUR_SOURCE"],
+                         f"read from {src}; declared on the row (behaves=)")
+
+    def test_bad_options_of_a_user_row(self):
+        for opts, why in (("behaves=tlb-hook=wide", "tlb-hook is one of"),
+                          ("behaves=speed=fast", "no behaviour speed"),
+                          ("lacks=ksm lacks=thp", "given twice"),
+                          ("colour=red", "want lacks=FEATURE")):
+            with self.subTest(opts=opts):
+                rows = self.file("k.list", f"u user /t /img - - {opts}\n")
+                with self.assertRaises(mm.ModelError) as e:
+                    mm.kernel_row(rows, "u").declared_behaviours()
+                    mm.kernel_row(rows, "u").lacks(mm.LACKS_LIST)
+                self.assertIn(why, str(e.exception))
+        rows = self.file("k.list", "u user /t /img - - behaves=itree=none "
+                         "lacks=ksm\n")
+        self.assertEqual(mm.kernel_row(rows, "u").lacks(mm.LACKS_LIST),
+                         ["ksm"])
+
+    def test_needs_name_behaviour_values_never_negate_them(self):
+        suite = self.suite("needs failed-start=end-all|failed-start=no-end\n")
+        self.assertEqual(suite.unmet_needs(PROPS + ["failed-start=no-end"]),
+                         [])
+        self.assertTrue(suite.unmet_needs(PROPS + ["failed-start=unknown"]))
+        for line, why in (("!failed-start=end-all", "never negated"),
+                          ("failed-start=unknown", "no kernel has that"),
+                          ("tlb-hook=wide", "no kernel has that")):
+            with self.subTest(line=line):
+                with self.assertRaises(mm.ModelError) as e:
+                    self.suite(f"needs {line}\n").unmet_needs(PROPS)
+                self.assertIn(why, str(e.exception))
 
 
 def tap():

@@ -17,8 +17,8 @@ def rows(expectations, results_dir):
     found = results.load_rows(results_dir)
     if not found:
         sys.exit(f"error: no results.tsv rows under {results_dir}")
-    rules = results.lacks_rules(results_dir, first_seen(r[0] for r in found)) \
-        + results.load_expectations(expectations)
+    rules = results.rules_for(expectations, results_dir,
+                              first_seen(r[0] for r in found))
     return [(k, s, t, r, results.expected(rules, k, t))
             for k, s, t, r, _detail in found]
 
