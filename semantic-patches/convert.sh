@@ -15,7 +15,9 @@
 #           file in its own directory and a rename; if one target is
 #           read-only, in a read-only directory, or was changed since it
 #           was read, or on INT/TERM/HUP or an error while writing, every
-#           file is left as it was.
+#           file is left as it was.  A reader of the output that goes away
+#           (convert.sh --apply DIR | head) does not stop the writing: the
+#           files are written and stderr says so.
 # --native  the newest API as upstream has it, no compat header (the
 #           default; the flag says so where a caller names the mode).
 # --atomic  a notifier with only invalidate_page gets the non-sleeping
@@ -28,26 +30,51 @@
 #           then declares each table with MNCOMPAT_MMU_NOTIFIER_OPS.  The
 #           driver's build needs -I for compat/include and the probed config
 #           (ci/run/build-module.sh passes both).  Not with --to.
-# --jobs N  spatch --jobs (default 2).
+# --jobs N  spatch --jobs (default 2, at most 9999); the output does not
+#           depend on it.
 # --quiet   no diff, report only.
 # --        ends the options (for a path that starts with '-').
+# Two runs at once: each locks the directory converted and every directory
+# with a file to convert (treelock.py: shared for a dry run, exclusive
+# for --apply) from before it reads them until it has written them; a
+# second run on any of them waits, says so, and then reads what the first
+# one wrote.  The tree is all old or all new.
+# Names: a file name may have blanks and TABs (diff headers quote them as
+# git does); one with a newline is refused, nothing done.  A file without
+# a newline at its end is written back without one.
 # A FILE that is a symbolic link is read and written through the link.
 # Files with CRLF line ends are converted as LF and written back as CRLF.
 # MNCOMPAT_SPATCH_TIMEOUT (seconds, default 120) bounds one step on one
 # file; a file it stops is reported for review.
 # Exit status: 0 done, nothing needs review; 3 done, with items needing
 # review (listed in the report; --apply wrote the changes); 1 failure
-# (nothing written); 2 usage.
+# (nothing written); 2 usage (a bad option or option value).  Review items
+# depend on the code, not on whether it was converted before: a second run
+# names again the hazards the code still has (hazards.py), and [check]
+# reads code only (no comment, string or #if 0).
 set -eu
 
 sp=$(cd "$(dirname "$0")" && pwd)
 prog=$(basename "$0")
 tab=$(printf '\t')
 cr=$(printf '\r')
+nl='
+'
 
 die() {
-	echo "$prog: error: $*" >&2
+	printf '%s\n' "$prog: error: $*" >&2
 	exit 1
+}
+
+# one_line NAME: NAME with each newline shown as \n (for a message).
+one_line() {
+	printf '%s\n' "$1" | awk 'NR > 1 { printf "\\n" } { printf "%s", $0 } END { print "" }'
+}
+
+# usage_error WHY: a bad option or option value (exit 2, as usage).
+usage_error() {
+	printf '%s\n' "$prog: error: $*" >&2
+	exit 2
 }
 
 usage() {
@@ -91,7 +118,7 @@ while [ $# -gt 0 ]; do
 		path=$1
 		;;
 	-*)
-		echo "$prog: unknown option $1 (a path that starts with '-' goes after --)" >&2
+		printf '%s\n' "$prog: unknown option $1 (a path that starts with '-' goes after --)" >&2
 		usage
 		;;
 	*)
@@ -103,16 +130,18 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$path" ] || usage
 case $jobs in
-'' | *[!0-9]* | 0) die "--jobs wants a number, not '$jobs'" ;;
+'' | *[!0-9]* | 0* | ?????*) usage_error "--jobs wants a number from 1 to 9999, not '$jobs'" ;;
 esac
 timeout=${MNCOMPAT_SPATCH_TIMEOUT:-120}
 case $timeout in
 '' | *[!0-9]*) die "MNCOMPAT_SPATCH_TIMEOUT wants seconds, not '$timeout'" ;;
 esac
-[ $native = no ] || [ $compat = no ] || die "--native and --compat: give one of them"
+[ $native = no ] || [ $compat = no ] ||
+	usage_error "--native and --compat: give one of them"
 if [ $compat = yes ]; then
-	[ $atomic = no ] || die "--compat already converts as --atomic: give one of them"
-	[ -z "$to" ] || die "--compat converts to the newest API: no --to"
+	[ $atomic = no ] ||
+		usage_error "--compat already converts as --atomic: give one of them"
+	[ -z "$to" ] || usage_error "--compat converts to the newest API: no --to"
 fi
 
 # The path as given is what the report shows; $path is what we use: no
@@ -128,6 +157,11 @@ case $path in
 -*) path=./$path ;;
 esac
 
+# The lists of files below are lines: a name with a newline cannot be
+# carried (a TAB can).
+case $path in
+*"$nl"*) die "'$(one_line "$shown")': a name with a newline: convert.sh cannot carry it; rename it" ;;
+esac
 if [ ! -e "$path" ]; then
 	[ -L "$path" ] && die "$shown: dangling symbolic link"
 	die "$shown: no such file or directory (or a parent is not searchable)"
@@ -160,7 +194,7 @@ steps=$(awk -v to="$to" '
 	{ print $1, $2, $3, (NF >= 4 ? $4 : "-"), (NF >= 5 ? $5 : "*")
 	  if ($1 == to) found = 1 }
 	END { if (to != "" && !found) exit 1 }' "$sp/series") ||
-	die "--to $to: not a generation in $sp/series ($(awk '$1 !~ /^#/ && NF { printf "%s ", $1 }' "$sp/series" | tr ' ' '\n' | uniq | tr '\n' ' '))"
+	usage_error "--to $to: not a generation in $sp/series ($(awk '$1 !~ /^#/ && NF { printf "%s ", $1 }' "$sp/series" | tr ' ' '\n' | uniq | tr '\n' ' '))"
 last_gen=$(printf '%s\n' "$steps" | awk 'END { print $1 }')
 # --compat: the tables onto MNCOMPAT_MMU_NOTIFIER_OPS, after the series.
 [ $compat = no ] || steps="$steps
@@ -170,14 +204,31 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/mncompat-convert.XXXXXX")
 phase=reading
 said_written=no
 workers=
+locker='' locked=no
 # The write phase: every target gets a staged copy (.NAME.mncompat.*) and
 # a hard link to its old contents (.NAME.mncompat-old.*) in its own
 # directory before the first rename; undoing restores the old link where
 # the rename happened and removes the rest.
+# staged_paths LINE: t, b and f of a line of $tmp/staged, "T<TAB>B<TAB>REL":
+# the random suffixes of the staged copy and of the old file's link, then
+# the file's name (relative to $base; it may have TABs).
+# shellcheck disable=SC2317 # called from the EXIT trap
+staged_paths() {
+	f=${1#*"$tab"*"$tab"}
+	t=${1%%"$tab"*}
+	b=${1#*"$tab"}
+	b=${b%%"$tab"*}
+	case $f in
+	*/*) t=$base/${f%/*}/.${f##*/}.mncompat.$t b=$base/${f%/*}/.${f##*/}.mncompat-old.$b ;;
+	*) t=$base/.$f.mncompat.$t b=$base/.$f.mncompat-old.$b ;;
+	esac
+	f=$base/$f
+}
 # shellcheck disable=SC2317 # called from the EXIT trap
 rollback() {
 	[ -s "$tmp/staged" ] || return 0
-	while IFS="$tab" read -r t b f; do
+	while IFS= read -r line; do
+		staged_paths "$line"
 		if [ -e "$t" ]; then
 			rm -f "$t" "$b"
 		elif [ -e "$b" ]; then
@@ -198,10 +249,20 @@ finish() {
 		rollback
 		echo "$prog: stopped while writing: every file is as it was" >&2
 	elif [ "$phase" = written ]; then
-		while IFS="$tab" read -r _ b _; do
+		while IFS= read -r line; do
+			staged_paths "$line"
 			rm -f -- "$b"
 		done <"$tmp/staged"
-		[ "$said_written" = yes ] || echo "written: $nchanged file(s)"
+		[ "$said_written" = yes ] || say "written: $nchanged file(s)"
+		[ "$stdout_closed" = no ] ||
+			echo "$prog: standard output was closed before the report ended: written: $nchanged file(s), items needing review: $nrev" >&2
+	fi
+	# The lock goes last (treelock.py ends when its pipe closes); a
+	# helper still waiting for it holds nothing.
+	if [ -n "$locker" ]; then
+		exec 8>&- 7<&-
+		[ "$locked" = yes ] || kill -KILL "$locker" 2>/dev/null || :
+		wait "$locker" 2>/dev/null || :
 	fi
 	rm -rf "$tmp"
 	exit "$st"
@@ -210,6 +271,21 @@ trap finish EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
+# A reader that goes away (convert.sh ... | head) does not stop a run
+# half-way: the output stops (show, say), an --apply still writes all its
+# files and says so on stderr.
+trap '' PIPE
+stdout_closed=no
+# show FILE...: FILE to stdout, unless stdout is closed.
+show() {
+	[ "$stdout_closed" = no ] || return 0
+	cat -- "$@" 2>/dev/null || stdout_closed=yes
+}
+# say LINE: LINE to stdout, unless stdout is closed.
+say() {
+	[ "$stdout_closed" = no ] || return 0
+	printf '%s\n' "$1" 2>/dev/null || stdout_closed=yes
+}
 
 # 1. Prefilter: C files that mention mmu_notifier at all (every user
 # includes <linux/mmu_notifier.h>; files that only know cleancache or
@@ -220,15 +296,24 @@ if [ -d "$path" ]; then
 	# grep -r does not follow symbolic links inside the tree: say so for
 	# every one that leads to code mentioning mmu_notifier (found while
 	# grep reads the tree).
-	find "$path" -mindepth 1 -type l -print >"$tmp/links" 2>/dev/null &
+	find "$path" -mindepth 1 -type l -print0 >"$tmp/links0" 2>/dev/null &
 	links_pid=$!
-	grep -rlF --include='*.c' --include='*.h' mmu_notifier -- "$path" \
-		>"$tmp/candidates" 2>"$tmp/grep.err" || true
+	grep -rlZF --include='*.c' --include='*.h' mmu_notifier -- "$path" \
+		>"$tmp/candidates0" 2>"$tmp/grep.err" || true
 	wait "$links_pid" || :
 	if [ -s "$tmp/grep.err" ]; then
 		cat "$tmp/grep.err" >&2
 		die "could not read all of $shown (see above); nothing changed"
 	fi
+	# A file to convert, or a link that may lead to one, whose name has a
+	# newline: named (as \n), nothing done.
+	awk -v RS='\0' '/\n/ && (/\.[ch]$/ || FILENAME ~ /links0$/) {
+		gsub(/\n/, "\\n"); print; exit }' \
+		"$tmp/candidates0" "$tmp/links0" >"$tmp/newline"
+	[ ! -s "$tmp/newline" ] ||
+		die "'$(cat "$tmp/newline")': a name with a newline: convert.sh cannot carry it; rename it (nothing changed)"
+	tr '\0' '\n' <"$tmp/candidates0" >"$tmp/candidates"
+	tr '\0' '\n' <"$tmp/links0" >"$tmp/links"
 	real_base=$(cd "$base" && pwd -P)
 	while IFS= read -r l; do
 		rel=${l#"$base"/}
@@ -239,22 +324,22 @@ if [ -d "$path" ]; then
 			n=$(grep -rlF --include='*.c' --include='*.h' mmu_notifier \
 				-- "$l/" 2>/dev/null | wc -l) || n=0
 			[ "$n" -eq 0 ] ||
-				echo "$rel:1: [convert] review: symbolic link to a directory ($(readlink -- "$l")) with $n file(s) mentioning mmu_notifier: not followed, convert its target" >>"$tmp/review.extra"
+				printf '%s\n' "$rel:1: [convert] review: symbolic link to a directory ($(readlink -- "$l")) with $n file(s) mentioning mmu_notifier: not followed, convert its target" >>"$tmp/review.extra"
 			continue
 		fi
 		case $l in *.c | *.h) ;; *) continue ;; esac
 		grep -qF mmu_notifier -- "$l" 2>/dev/null || continue
 		target=$(readlink -f -- "$l") || target=
 		case $target in
-		"$real_base"/*) echo "$rel:1: [convert] symbolic link to ${target#"$real_base"/}: converted there" >>"$tmp/links.inside" ;;
-		*) echo "$rel:1: [convert] review: symbolic link to $(readlink -- "$l"): not converted, convert its target" >>"$tmp/review.extra" ;;
+		"$real_base"/*) printf '%s\n' "$rel:1: [convert] symbolic link to ${target#"$real_base"/}: converted there" >>"$tmp/links.inside" ;;
+		*) printf '%s\n' "$rel:1: [convert] review: symbolic link to $(readlink -- "$l"): not converted, convert its target" >>"$tmp/review.extra" ;;
 		esac
 	done <"$tmp/links"
 else
 	base=$(dirname -- "$path")
 	: >"$tmp/candidates"
 	if grep -qF mmu_notifier -- "$path"; then
-		echo "$path" >"$tmp/candidates"
+		printf '%s\n' "$path" >"$tmp/candidates"
 	fi
 fi
 # The API's own definitions are not users of it: never convert them, and
@@ -277,7 +362,7 @@ sort -u "$tmp/api" | while IFS= read -r f; do
 	printf '%s\t%s\n' "${f#"$base"/}" "the MMU-notifier API itself (it defines what drivers use), not a user of it"
 done >>"$tmp/skipped"
 while IFS= read -r f; do
-	echo "${f#"$base"/}:1: [convert] review: not a text file (it has NUL bytes): not converted"
+	printf '%s\n' "${f#"$base"/}:1: [convert] review: not a text file (it has NUL bytes): not converted"
 done <"$tmp/binary" >>"$tmp/review.extra"
 sort -u "$tmp/api" "$tmp/binary" >"$tmp/out"
 LC_ALL=C sort "$tmp/candidates" | LC_ALL=C comm -23 - "$tmp/out" \
@@ -285,13 +370,34 @@ LC_ALL=C sort "$tmp/candidates" | LC_ALL=C comm -23 - "$tmp/out" \
 mv "$tmp/candidates.users" "$tmp/candidates"
 ncand=$(wc -l <"$tmp/candidates")
 
+# The lock: from before the files are read until every one is written (or
+# put back), on the directory converted and each directory with a file to
+# convert (treelock.py), shared for a dry run, exclusive for --apply. A
+# second run on any of them waits (and says so) and then reads what the
+# first one wrote: the tree is all old or all new, and a dry run never
+# reads half of an --apply.
+lock_mode=shared
+[ $apply = no ] || lock_mode=exclusive
+{
+	printf '%s\n' "$base"
+	cat "$tmp/candidates"
+} >"$tmp/lock.list"
+mkfifo "$tmp/lock.in" "$tmp/lock.out"
+"$python" "$sp/treelock.py" "$lock_mode" "$tmp/lock.list" \
+	<"$tmp/lock.in" >"$tmp/lock.out" &
+locker=$!
+exec 8>"$tmp/lock.in" 7<"$tmp/lock.out"
+IFS= read -r lock_said <&7 || lock_said="the lock helper (treelock.py) ended"
+[ "$lock_said" = locked ] || die "$lock_said; nothing changed"
+locked=yes
+
 # 2. Scratch copies, relative to $base, CRLF turned into LF (lineends.awk
 # puts each line's end back afterwards); the files as read, to refuse a
 # write over a file changed since.  New files: writable whatever the mode
 # of the originals.
 mkdir "$tmp/work" "$tmp/orig"
 while IFS= read -r f; do
-	echo "${f#"$base"/}"
+	printf '%s\n' "${f#"$base"/}"
 done <"$tmp/candidates" >"$tmp/rels"
 if [ -s "$tmp/rels" ]; then
 	tar -C "$base" -cf - --verbatim-files-from -T "$tmp/rels" |
@@ -305,6 +411,15 @@ fi
 while IFS= read -r rel; do
 	tr -d '\r' <"$tmp/orig/$rel" >"$tmp/work/$rel"
 done <"$tmp/crlf"
+# A file whose last line has no newline is converted with one (the tools
+# end every line) and written back without it (step 5): $tmp/nonl.
+(cd "$tmp/work" && tr '\n' '\0' <"$tmp/rels" | xargs -0 -r tail -qc1 --) |
+	od -An -v -tx1 | tr -s ' ' '\n' | grep . |
+	awk 'NR == FNR { last[NR] = $0; next } last[FNR] != "0a"' - "$tmp/rels" \
+	>"$tmp/nonl" || true
+while IFS= read -r rel; do
+	echo >>"$tmp/work/$rel"
+done <"$tmp/nonl"
 
 # 3. The semantic patches, each on the scratch files that have its tokens.
 : >"$tmp/notes"
@@ -319,7 +434,7 @@ wanted=
 # workers, so that a signal stops all of them.
 run_step() {
 	# shellcheck disable=SC2046,SC2086
-	(cd "$tmp/step" && exec setsid spatch --python "$python" --quiet --no-show-diff \
+	(cd "$tmp/step" && exec 7<&- 8>&- setsid spatch --python "$python" --quiet --no-show-diff \
 		--parse-error-msg --verbose-parsing --timeout "$timeout" \
 		$(sed -n 's|^// Options:||p' "$sp/$1" | head -n 1) \
 		-D patch $2 --sp-file "$script" --in-place \
@@ -345,7 +460,7 @@ spatch_step() {
 	# errors where the step had something to do: all to the report, by
 	# the file's real name.
 	awk -F'\t' -v gen="$gen" '
-		NR == FNR { name[$1] = $2; next }
+		NR == FNR { name[$1] = substr($0, length($1) + 2); next }
 		function real(f) {
 			sub(/^\.\//, "", f)
 			return (f in name) ? name[f] : ""
@@ -379,14 +494,22 @@ spatch_step() {
 		}
 		/^(bad|BAD):/ && pf != "" { region[pf ":" pl] = region[pf ":" pl] " " $0; next }
 		END {
-			for (k in region)
-				print "PARSE\t" k "\t" region[k]
+			# the region first, without its TABs; the name, which may
+			# have TABs, last
+			for (k in region) {
+				r = region[k]
+				gsub(/\t/, " ", r)
+				print "PARSE\t" r "\t" k
+			}
 		}' "$tmp/map" "$tmp/spatch.err" >"$tmp/step.notes"
 	grep -v '^PARSE' "$tmp/step.notes" | sort -t: -k1,1 -k2,2n -k3 -u \
 		>>"$tmp/stepnotes" || true
 	# A parse error only matters where it hides something the step looks
 	# for: its tokens, mmu_notifier, or a callback named in an ops table.
-	grep '^PARSE' "$tmp/step.notes" | while IFS="$tab" read -r _ where region; do
+	grep '^PARSE' "$tmp/step.notes" | while IFS= read -r region; do
+		region=${region#PARSE"$tab"}
+		where=${region#*"$tab"}
+		region=${region%%"$tab"*}
 		rel=${where%:*}
 		line=${where##*:}
 		names=$(awk '/mmu_notifier_ops|MNCOMPAT_MMU_NOTIFIER_OPS/ { t = 1 }
@@ -396,7 +519,7 @@ spatch_step() {
 			/};|\);/ { t = 0 }' "$tmp/work/$rel")
 		if printf '%s\n' "$region" |
 			grep -qE "mmu_notifier|$tokens$names"; then
-			echo "$rel:$line: [$gen] review: spatch could not parse the code around this line, which the $gen step has to look at: it was not converted there"
+			printf '%s\n' "$rel:$line: [$gen] review: spatch could not parse the code around this line, which the $gen step has to look at: it was not converted there"
 		fi
 	done >>"$tmp/stepnotes"
 }
@@ -450,7 +573,7 @@ while read -r gen cocci tokens past whole; do
 		>"$tmp/files" || true
 	if [ "$past" != - ] && [ -s "$tmp/files" ]; then
 		while IFS= read -r rel; do
-			grep -qE "$past" "$tmp/work/$rel" || echo "$rel"
+			grep -qE "$past" "$tmp/work/$rel" || printf '%s\n' "$rel"
 		done <"$tmp/files" >"$tmp/files.todo"
 		mv "$tmp/files.todo" "$tmp/files"
 	fi
@@ -497,7 +620,8 @@ while read -r gen cocci tokens past whole; do
 	# Back into the scratch copies; an excerpt whose result cannot be put
 	# back is done again on the whole file, and its notes with it.
 	: >"$tmp/redo"
-	while IFS="$tab" read -r n rel; do
+	while IFS= read -r n; do
+		rel=${n#*"$tab"} n=${n%%"$tab"*}
 		if [ ! -e "$tmp/excerpts/$n" ]; then
 			cat "$tmp/step/$n" >"$tmp/work/$rel"
 		elif cmp -s "$tmp/excerpts/$n" "$tmp/step/$n"; then
@@ -513,17 +637,20 @@ while read -r gen cocci tokens past whole; do
 	if [ -s "$tmp/redo" ]; then
 		rm -rf "$tmp/step"
 		mkdir "$tmp/step"
-		while IFS="$tab" read -r n rel; do
+		while IFS= read -r n; do
+			rel=${n#*"$tab"} n=${n%%"$tab"*}
 			cat "$tmp/work/$rel" >"$tmp/step/$n"
 		done <"$tmp/redo"
-		cut -f2 "$tmp/redo" >"$tmp/redo.names"
+		cut -f2- "$tmp/redo" >"$tmp/redo.names"
 		awk 'NR == FNR { redo[$0] = 1; next }
-			!(substr($0, 1, index($0, ":") - 1) in redo)' \
+			{ f = $0; sub(/:[0-9]+: \[[^]]*\] .*$/, "", f) }
+			!(f in redo)' \
 			"$tmp/redo.names" "$tmp/stepnotes" >"$tmp/stepnotes.keep"
 		mv "$tmp/stepnotes.keep" "$tmp/stepnotes"
 		cp "$tmp/redo" "$tmp/map"
 		spatch_step "$cocci" "$defs"
-		while IFS="$tab" read -r n rel; do
+		while IFS= read -r n; do
+			rel=${n#*"$tab"} n=${n%%"$tab"*}
 			cat "$tmp/step/$n" >"$tmp/work/$rel"
 		done <"$tmp/redo"
 	fi
@@ -543,15 +670,47 @@ gen_num() {
 	esac
 }
 upto=$(gen_num "$last_gen")
+# It reads code only: comments, string and character literals and the
+# lines under #if 0 are blanked first (the line numbers stay).
 # shellcheck disable=SC2016 # an awk program
 check_left='
 		FNR == 1 {
 			if (NR > 1) protos()
 			rel = FILENAME
 			sub(/^\.\//, "", rel)
-			ops = 0; inmac = 0; nl = 0
+			ops = 0; inmac = 0; nl = 0; incomment = 0; dead = 0
 			split("", cb); split("", line)
 		}
+		function code(s,    out, t) {
+			out = ""
+			while (s != "") {
+				if (incomment) {
+					t = index(s, "*/")
+					if (!t) return out
+					s = substr(s, t + 2); incomment = 0; out = out " "
+					continue
+				}
+				if (!match(s, /\/\*|\/\/|"([^"\\]|\\.)*"|\047([^\047\\]|\\.)*\047/))
+					return out s
+				out = out substr(s, 1, RSTART - 1)
+				t = substr(s, RSTART, RLENGTH)
+				s = substr(s, RSTART + RLENGTH)
+				if (t == "/*") incomment = 1
+				else if (t == "//") s = ""
+				else out = out "0"
+			}
+			return out
+		}
+		{ $0 = code($0) }
+		# #if 0 ... #else, #elif or #endif: no code (nested #if counted)
+		dead {
+			if ($0 ~ /^[ \t]*#[ \t]*if/) dead++
+			else if ($0 ~ /^[ \t]*#[ \t]*endif/) dead--
+			else if (dead == 1 && $0 ~ /^[ \t]*#[ \t]*el(se|if)/) dead = 0
+			line[FNR] = ""
+			next
+		}
+		/^[ \t]*#[ \t]*if[ \t]*\(?[ \t]*0[ \t]*\)?[ \t]*$/ { dead = 1; line[FNR] = ""; next }
 		function left(what) {
 			printf "%s:%d: [check] review: %s is still here after the conversion (not converted: see the notes for this file; spatch may not have parsed it)\n", rel, FNR, what
 		}
@@ -579,7 +738,6 @@ check_left='
 				if (a[i] != "NULL") cb[a[i]] = (i == 3) ? "start" : "end"
 			}
 		}
-		/^[ \t]*(\/\*|\*|\/\/)/ { line[FNR] = ""; next }
 		/(^|[^_A-Za-z0-9])mmu_notifier_invalidate_page[ \t]*\(/ { left("mmu_notifier_invalidate_page()") }
 		upto >= 4 && /(^|[^_A-Za-z0-9])mmu_notifier_invalidate_range(_only_end)?[ \t]*\(/ { left("mmu_notifier_invalidate_range()") }
 		upto >= 5 && /set_pte_at_notify[ \t]*\(|mmu_notifier_change_pte[ \t]*\(/ { left("set_pte_at_notify()/mmu_notifier_change_pte()") }
@@ -608,6 +766,16 @@ check_left='
 (cd "$tmp/work" && tr '\n' '\0' <"$tmp/rels" |
 	xargs -0 -r awk -v upto="$upto" -v compat="$compat" "$check_left") \
 	>>"$tmp/notes"
+# The hazards the native API still has in the code as converted, named
+# whether or not this run made them (hazards.py): a second run finds
+# nothing to convert, but the hazard is still there.
+if [ $compat = no ] && [ "$upto" -ge 2 ]; then
+	tr '\n' '\0' <"$tmp/rels" | xargs -0 -r "$python" "$sp/hazards.py" \
+		--base "$MNCOMPAT_MODULE_BASE" --work "$tmp/work" --upto "$last_gen" \
+		--notes "$tmp/notes" >"$tmp/hazards" ||
+		die "hazards.py failed; nothing changed"
+	sort -u "$tmp/hazards" >>"$tmp/notes"
+fi
 cat "$tmp/review.extra" >>"$tmp/notes"
 
 # changed_files: the files the conversion changed so far, one a line
@@ -648,7 +816,7 @@ while IFS= read -r rel; do
 		>"$tmp/ifs.tmp"
 	cmp -s "$tmp/ifs.tmp" "$tmp/work/$rel" && continue
 	cat "$tmp/ifs.tmp" >"$tmp/work/$rel"
-	echo "$rel:1: [convert] removed the #if ... #endif pairs the conversion left empty" >>"$tmp/notes"
+	printf '%s\n' "$rel:1: [convert] removed the #if ... #endif pairs the conversion left empty" >>"$tmp/notes"
 done <"$tmp/touched.ifs"
 
 # The braces of a changed file must balance outside comments, strings
@@ -722,7 +890,7 @@ while IFS= read -r rel; do
 	else
 		where="after the conversion, $now"
 	fi
-	echo "$rel:1: [convert] review: the braces of this file do not balance outside preprocessor lines ($where): $why, so where a function ends is not what spatch sees. Not converted (a change there could leave a stray brace): convert it by hand" >>"$tmp/notes"
+	printf '%s\n' "$rel:1: [convert] review: the braces of this file do not balance outside preprocessor lines ($where): $why, so where a function ends is not what spatch sees. Not converted (a change there could leave a stray brace): convert it by hand" >>"$tmp/notes"
 done <"$tmp/touched.braces"
 
 # 5. Line ends as they were: a line the conversion kept keeps its own, a
@@ -733,6 +901,13 @@ while IFS= read -r rel; do
 		awk -f "$sp/lineends.awk" "$tmp/orig/$rel" - >"$tmp/crlf.tmp"
 	cat "$tmp/crlf.tmp" >"$tmp/work/$rel"
 done <"$tmp/crlf"
+
+# No newline where the file had none at its end.
+while IFS= read -r rel; do
+	[ "$(tail -c1 "$tmp/work/$rel" | od -An -tx1)" = " 0a" ] || continue
+	head -c -1 "$tmp/work/$rel" >"$tmp/nonl.tmp"
+	cat "$tmp/nonl.tmp" >"$tmp/work/$rel"
+done <"$tmp/nonl"
 
 changed_files | LC_ALL=C sort >"$tmp/changed"
 : >"$tmp/diff"
@@ -763,15 +938,14 @@ nbr=$(grep -c '\] bracketed:' "$tmp/notes" || true)
 grep -E '\] review:|\] (converted|removed|bracketed):.*[^a-z_]review' \
 	"$tmp/notes" >"$tmp/review" || true
 nrev=$(wc -l <"$tmp/review")
-cut -d: -f1 "$tmp/review" | sort -u >"$tmp/review.files"
+sed 's/:[0-9]*: \[[^]]*\] .*$//' "$tmp/review" | sort -u >"$tmp/review.files"
 nrevf=$(wc -l <"$tmp/review.files")
 sort "$tmp/changed" "$tmp/review.files" | uniq >"$tmp/touched"
 sort "$tmp/rels" | comm -23 - "$tmp/touched" >"$tmp/clean"
 nclean=$(wc -l <"$tmp/clean")
 
-[ $quiet = yes ] || cat "$tmp/diff"
 {
-	echo "== mncompat convert: $shown (up to ${to:-6.10}$([ $atomic = no ] || echo ', atomic')$([ $compat = no ] || echo ', compat'))"
+	printf '%s\n' "== mncompat convert: $shown (up to ${to:-6.10}$([ $atomic = no ] || echo ', atomic')$([ $compat = no ] || echo ', compat'))"
 	echo "files scanned: $ncand (those mentioning mmu_notifier)"
 	echo "files changed: $nchanged"
 	sed 's/^/  /' "$tmp/changed"
@@ -796,15 +970,19 @@ nclean=$(wc -l <"$tmp/clean")
 	sed 's/^/  /' "$tmp/clean"
 	if [ -s "$tmp/skipped" ]; then
 		echo "files skipped: $(wc -l <"$tmp/skipped")"
-		sed "s/^/  /; s/$tab/: /" "$tmp/skipped"
+		sed "s/^/  /; s/$tab\([^$tab]*\)\$/: \1/" "$tmp/skipped"
 	fi
 } >"$tmp/report"
-cat "$tmp/report"
+if [ $quiet = yes ]; then
+	show "$tmp/report"
+else
+	show "$tmp/diff" "$tmp/report"
+fi
 
 done_status=0
 [ "$nrev" -eq 0 ] || done_status=3
 if [ $apply = no ]; then
-	[ "$nchanged" -eq 0 ] || echo "(dry run: nothing written; --apply writes)"
+	[ "$nchanged" -eq 0 ] || say "(dry run: nothing written; --apply writes)"
 	exit $done_status
 fi
 [ "$nchanged" -gt 0 ] || exit $done_status
@@ -822,16 +1000,16 @@ while IFS= read -r rel; do
 	f=$base/$rel
 	d=$(dirname -- "$f")
 	if [ -L "$f" ] || [ ! -f "$f" ]; then
-		echo "$prog: error: $f is no longer a regular file" >&2
+		printf '%s\n' "$prog: error: $f is no longer a regular file" >&2
 		bad=1
 	elif ! writable "$f"; then
-		echo "$prog: error: $f is read-only" >&2
+		printf '%s\n' "$prog: error: $f is read-only" >&2
 		bad=1
 	elif ! writable "$d"; then
-		echo "$prog: error: $d is read-only (a new file is renamed into it)" >&2
+		printf '%s\n' "$prog: error: $d is read-only (a new file is renamed into it)" >&2
 		bad=1
 	elif ! cmp -s "$f" "$tmp/orig/$rel"; then
-		echo "$prog: error: $f changed since it was read" >&2
+		printf '%s\n' "$prog: error: $f changed since it was read" >&2
 		bad=1
 	fi
 done <"$tmp/changed"
@@ -849,7 +1027,7 @@ while IFS= read -r rel; do
 	# every staged file in $tmp/staged (set -C: created, never reused).
 	t=$(mktemp -u "$d/.$name.mncompat.XXXXXX")
 	b=$(mktemp -u "$d/.$name.mncompat-old.XXXXXX")
-	printf '%s\t%s\t%s\n' "$t" "$b" "$f" >>"$tmp/staged"
+	printf '%s\t%s\t%s\n' "${t##*.}" "${b##*.}" "$rel" >>"$tmp/staged"
 	(set -C && : >"$t") 2>/dev/null ||
 		die "cannot create a temporary file next to $f; nothing changed"
 	[ -z "$hook" ] || "$hook" created "$((n + 1))" "$t"
@@ -863,7 +1041,8 @@ while IFS= read -r rel; do
 	[ -z "$hook" ] || "$hook" stage "$n" "$f"
 done <"$tmp/changed"
 n=0
-while IFS="$tab" read -r t b f; do
+while IFS= read -r line; do
+	staged_paths "$line"
 	rel=${f#"$base"/}
 	cmp -s "$f" "$tmp/orig/$rel" ||
 		die "$f changed while the files were written; nothing changed"
@@ -872,10 +1051,11 @@ while IFS="$tab" read -r t b f; do
 	[ -z "$hook" ] || "$hook" rename "$n" "$f"
 done <"$tmp/staged"
 phase=written
-echo "written: $nchanged file(s)"
+say "written: $nchanged file(s)"
 said_written=yes
 [ -z "$hook" ] || "$hook" written "$n" "$base"
-while IFS="$tab" read -r t b f; do
+while IFS= read -r line; do
+	staged_paths "$line"
 	rm -f -- "$b"
 done <"$tmp/staged"
 exit $done_status

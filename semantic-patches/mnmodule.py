@@ -773,7 +773,8 @@ def step_map():
             try:
                 with open(mpath) as fh:
                     for ln in fh:
-                        parts = ln.rstrip('\n').split('\t')
+                        # the real name may have TABs
+                        parts = ln.rstrip('\n').split('\t', 1)
                         if len(parts) == 2:
                             smap[parts[0]] = parts[1]
             except OSError:

@@ -272,6 +272,10 @@ class InvalidatePage(Dying):
         Dying.new_file(self)
         for v in plan.values():
             v.clear()
+        # Names generated in another file do not clash (they are static
+        # there): a file's names never depend on which files the same
+        # spatch worker did before it (--jobs).
+        generated.clear()
 
 
 dying = InvalidatePage(step, 'invalidate_page',

@@ -126,16 +126,16 @@ check "convert.sh --atomic on a file with range callbacks runs every step" \
 	grep -q '\[5.0\] converted: twin_range_start' "$ct/atomic-range.out"
 "$cv" "$ct/compat" --compat --to 4.13 >"$ct/compat-to.out" 2>&1
 st=$?
-check "convert.sh --compat --to 4.13 is refused" test $st -eq 1
+check "convert.sh --compat --to 4.13 is refused (a usage error)" test $st -eq 2
 check "convert.sh --compat --to 4.13 says why" \
 	grep -q 'newest API: no --to' "$ct/compat-to.out"
 "$cv" "$ct/compat" --compat --atomic >"$ct/compat-atomic.out" 2>&1
 st=$?
-check "convert.sh --compat --atomic is refused" test $st -eq 1
+check "convert.sh --compat --atomic is refused (a usage error)" test $st -eq 2
 "$cv" "$ct/compat" --native --compat >"$ct/native-compat.out" 2>&1
 st=$?
-check "convert.sh --native --compat is refused, with the reason" \
-	sh -c '[ "$1" -eq 1 ] && grep -q -- "--native and --compat: give one of them" "$2"' \
+check "convert.sh --native --compat is refused (a usage error), with the reason" \
+	sh -c '[ "$1" -eq 2 ] && grep -q -- "--native and --compat: give one of them" "$2"' \
 	sh "$st" "$ct/native-compat.out"
 "$cv" "$ct/to" --quiet >"$ct/default.out" 2>&1 || true
 "$cv" "$ct/to" --native --quiet >"$ct/native.out" 2>&1 || true
