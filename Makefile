@@ -7,7 +7,8 @@
 # make matrix DRIVER=dir [TESTS=file-or-dir] [CONVERT=compat|native|atomic]:
 # your own driver instead of the samples (ci/run/driver-matrix.sh; CONVERT picks
 # how semantic-patches/convert.sh converts it, default compat).
-# Measurements, run by hand (README "Timings" and TIMINGS.md, "Boots you can trust"):
+# make unit: the unit tier (no kernel, no guest, seconds; make test runs it
+# first). Measurements, run by hand (README "Timings" and TIMINGS.md, "Boots you can trust"):
 # make benchmark [BENCHMARK="warm driver cold"], make bench (convert.sh
 # against grep), make later-breaks (convert.sh's 6.1 -> 6.12 ground truth),
 # make boot-flake FLAKE="[-n BOOTS ...] SUITE_FILE KERNEL...".
@@ -15,7 +16,7 @@
 SUITES := $(wildcard drivers-sample/*/*.suite)
 export KERNELS MNCOMPAT_CACHE MNCOMPAT_OUT
 
-.PHONY: all deps setup kernels matrix test check clean \
+.PHONY: all deps setup kernels matrix test unit check clean \
 	benchmark bench later-breaks boot-flake
 
 all: matrix
@@ -37,6 +38,9 @@ endif
 
 test:
 	ci/test.sh
+
+unit:
+	ci/tests/unit/unit.py
 
 check:
 	ci/checks/check-style.sh

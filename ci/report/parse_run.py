@@ -163,7 +163,11 @@ def test_seconds(ktap):
 def main():
     if len(sys.argv) < 4:
         sys.exit("usage: parse_run.py KERNEL BOOT_DIR SUITE_DIR...")
-    kernel, bootdir, suite_dirs = sys.argv[1], sys.argv[2], sys.argv[3:]
+    run(sys.argv[1], sys.argv[2], sys.argv[3:])
+
+
+def run(kernel, bootdir, suite_dirs):
+    """Write the results of each SUITE_DIR from the boot in BOOTDIR."""
     names = [os.path.basename(os.path.normpath(d)) for d in suite_dirs]
     status = read(os.path.join(bootdir, "status")).strip() or "missing"
     ktap = read(os.path.join(bootdir, "ktap.log"))

@@ -29,6 +29,7 @@ set -eu
 . "$(dirname "$0")/../lib.sh"
 
 selftests="" expect=$MNCOMPAT_TOP/ci/report/expectations
+usage="usage: matrix.sh [--selftests] [--expect FILE] SUITE_FILE..."
 while [ $# -gt 0 ]; do
 	case $1 in
 	--selftests)
@@ -41,10 +42,12 @@ while [ $# -gt 0 ]; do
 		shift 2
 		;;
 	--) shift && break ;;
-	-*) die "usage: matrix.sh [--selftests] [--expect FILE] SUITE_FILE..." ;;
+	-*) die "$usage" ;;
 	*) break ;;
 	esac
 done
+# Nothing to run is a usage error, found before the last results go.
+[ $# -gt 0 ] || [ -n "$selftests" ] || die "$usage"
 [ -r "$expect" ] || die "no expectations file '$expect'"
 # The guests' accelerator (ci/run/accel.sh): a wrong MNCOMPAT_ACCEL, or kvm
 # without a /dev/kvm this user can open, stops here; whether KVM really
@@ -96,7 +99,7 @@ start=$(date +%s)
 "$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" plan "$work" "$results" \
 	"$hints" "$kernels" "$selftests" $suites ||
 	die "could not plan the run (ci/matrix_model.py)"
-[ -s "$work/suites" ] || die "no suite runs on the kernels $kernels"
+[ -s "$work/suites" ] || die "no suite runs on the kernels $(echo "$kernels" | tr "\n" " ")"
 
 jobs=${MNCOMPAT_MATRIX_JOBS:-$(nproc)}
 log "matrix: up to $(wc -l <"$work/suites") suite runs (as their needs allow) in $(wc -l <"$work/boots") boots on $(echo "$kernels" | wc -w) kernel(s), $jobs at a time"

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Mutations the unit tier must catch (ci/tests/unit/unit.py runs them).
+
+Each is one change to one reader or writer of a text format (a changed
+field, a dropped line, a lost row), applied to a copy of the repository's
+ci/ folder; the unit tests that cover that code then run on the copy and
+must fail. A mutation whose text is no longer in its file fails too: it
+must follow the code it mutates.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+from unit_data import TOP
+
+# (what, file, text, replacement, test module that must fail)
+MUTATIONS = [
+    ("results.tsv writer swaps result and detail", "ci/report/results.py",
+     '{suite}/{test}\\t{result}\\t{detail}\\n"',
+     '{suite}/{test}\\t{detail}\\t{result}\\n"', "test_parse_run"),
+    ("results.tsv reader drops each suite's last row", "ci/report/results.py",
+     "    for line in read_text(os.path.join(suite_dir, \"results.tsv\"))"
+     ".splitlines():",
+     "    for line in read_text(os.path.join(suite_dir, \"results.tsv\"))"
+     ".splitlines()[:-1]:", "test_reports"),
+    ("expectations reader drops the last rule", "ci/report/results.py",
+     "            rules.append((line[0], line[1], line[2]))\n    return rules",
+     "            rules.append((line[0], line[1], line[2]))\n"
+     "    return rules[:-1]", "test_reports"),
+    ("parser: an unfinished step's detail changes", "ci/report/parse_run.py",
+     '"never finished"))', '"never ended"))', "test_parse_run"),
+    ("parser: the console row is dropped", "ci/report/parse_run.py",
+     '    rows.append(("console", "splat" if splats else "pass",',
+     '    (("console", "splat" if splats else "pass",', "test_parse_run"),
+    ("parser: KTAP SKIP directives read as passes", "ci/report/parse_run.py",
+     "        if m.group(3):", "        if False:", "test_parse_run"),
+    ("ktap.tap writer: a skip loses its directive", "ci/report/report_ktap.py",
+     'return f"ok {n} {name} # SKIP"', 'return f"ok {n} {name} #"',
+     "test_reports"),
+    ("junit.xml writer counts no failures", "ci/report/report_junit.py",
+     "failures=str(sum(c.unexpected for c in mine))", 'failures="0"',
+     "test_reports"),
+    ("matrix.html writer drops the console link", "ci/report/report_html.py",
+     "f'{link(k + \"/console.log\", \"console\")} '", "f' '", "test_reports"),
+    ("text report: an unknown cell is blank", "ci/report/report_text.py",
+     'by_key.get((test, k), "-")', 'by_key.get((test, k), " ")',
+     "test_reports"),
+    ("console.log writer drops the suite's header line",
+     "ci/report/report_console.py",
+     'out.append(f"===== mncompat: {kernel}/{suite} console.log "',
+     'out.append(f""', "test_reports"),
+    ("env reader keeps the quotes", "ci/matrix_model.py",
+     "env[key] = value.strip(\"'\")", "env[key] = value",
+     "test_matrix_model"),
+    ("suite reader forgets a directive", "ci/matrix_model.py",
+     '"wrapper", "timeout", "needs",', '"wrapper", "needs",',
+     "test_matrix_model"),
+]
+
+
+def check(what, path, text, replacement, module):
+    """(ok, detail): ok when the mutation made MODULE's tests fail."""
+    with tempfile.TemporaryDirectory() as tmp:
+        # The recorded data is read, never written: linked, not copied.
+        shutil.copytree(os.path.join(TOP, "ci"), os.path.join(tmp, "ci"),
+                        ignore=shutil.ignore_patterns("__pycache__", "data"))
+        os.symlink(os.path.join(TOP, "ci", "tests", "data"),
+                   os.path.join(tmp, "ci", "tests", "data"))
+        target = os.path.join(tmp, path)
+        with open(target) as f:
+            code = f.read()
+        if code.count(text) != 1:
+            return False, f"{path}: the text to mutate is not there once"
+        with open(target, "w") as f:
+            f.write(code.replace(text, replacement))
+        run = subprocess.run(
+            [sys.executable, os.path.join(tmp, "ci/tests/unit/unit.py"),
+             "--only", module], capture_output=True, text=True, timeout=120)
+        if run.returncode == 0:
+            return False, f"{module} still passes:\n{run.stdout[-2000:]}"
+        return True, ""
+
+
+def check_all():
+    """(name, ok, detail) of every mutation, in MUTATIONS order; one
+    mutation at a time per CPU."""
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        verdicts = pool.map(lambda m: check(*m), MUTATIONS)
+        for (what, path, _, _, module), (ok, detail) in zip(MUTATIONS,
+                                                            verdicts):
+            yield f"{what} ({path}) fails {module}", ok, detail
