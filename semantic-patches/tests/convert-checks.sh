@@ -116,7 +116,7 @@ cp "$here/pipeline-compat/before.c" "$ct/compat/a.c"
 check "convert.sh --compat: the series with -D compat, then mn-compat-ops.cocci" \
 	cmp -s "$ct/compat/a.c" "$here/pipeline-compat/after.c"
 check "convert.sh --compat: the report says so" \
-	grep -q '^== mncompat convert: .*(up to 6.10, compat)$' "$ct/compat.out"
+	grep -q '^== mncompat convert: .*(up to 7.1, compat)$' "$ct/compat.out"
 "$cv" "$ct/compat" --compat >"$ct/compat2.out" 2>&1
 check "convert.sh --compat: second run changes nothing" \
 	grep -q '^files changed: 0$' "$ct/compat2.out"

@@ -92,8 +92,9 @@ spec_values() {
 }
 
 # The fixture outputs the tool calls complete, built as modules: every
-# case whose last step is the last of the series (mn-6.10-change-pte.cocci,
-# or mn-compat-ops.cocci with --compat), except those whose spec says
+# case whose last step ends an API (mn-6.10-change-pte.cocci: 6.12's,
+# mn-7.1-young.cocci: 7.3's, or mn-compat-ops.cocci with --compat; a case
+# of the 6.15 or 7.1 step alone too), except those whose spec says
 # "nobuild REASON" (output deliberately incomplete, its review items say
 # why).  One kbuild pass per --kernel ENV_FILE (ci env files, the
 # Debian kernels ci/test.sh prepared; nothing of a kernel is
@@ -106,7 +107,8 @@ build_cases() {
 		[ -f "$_s" ] || continue
 		_last=$(spec_values cocci "$_s" | tail -n 1)
 		case $_last in
-		mn-6.10-change-pte.cocci | mn-compat-ops.cocci) ;;
+		mn-6.10-change-pte.cocci | mn-6.15-device-exclusive.cocci | \
+			mn-7.1-young.cocci | mn-compat-ops.cocci) ;;
 		*) continue ;;
 		esac
 		if [ -n "$(spec_values nobuild "$_s")" ]; then
@@ -142,6 +144,21 @@ build_outputs() {
 				grep -q arch_invalidate_secondary_tlbs "$here/$_c/after.c" &&
 				[ "$(printf '%s\n6.6\n' "$_kg" | sort -V | head -n 1)" != 6.6 ]; then
 				echo "# $_c: not built against $_kv: it has the 6.6+ API (arch_invalidate_secondary_tlbs)"
+				continue
+			fi
+			# the 6.15 and 7.1 APIs (without compat) are for those
+			# kernels and later
+			_api=
+			if ! grep -q '^define compat$' "$here/$_c/spec"; then
+				if grep -q '^cocci mn-7.1-young.cocci$' "$here/$_c/spec"; then
+					_api=7.1
+				elif grep -q '^cocci mn-6.15-device-exclusive.cocci$' "$here/$_c/spec"; then
+					_api=6.15
+				fi
+			fi
+			if [ -n "$_api" ] &&
+				[ "$(printf '%s\n%s\n' "$_kg" "$_api" | sort -V | head -n 1)" != "$_api" ]; then
+				echo "# $_c: not built against $_kv: it has the $_api+ API"
 				continue
 			fi
 			_these="$_these $_c"
@@ -193,7 +210,7 @@ build_outputs() {
 # --- 0. the Python of the scripts: mncocci.py, which they share, and ---
 # their planners (plan*.py); test_X.py tests X.py.
 for unit in test_mncocci.py test_plan413.py test_plan413call.py test_plan419.py \
-	test_plan50.py test_plancompat.py; do
+	test_plan50.py test_plancompat.py test_plan615.py test_plan71.py; do
 	mod=${unit#test_}
 	"$python" "$here/$unit" --tap >"$tmp/unit.out" 2>&1
 	unit_status=$?
