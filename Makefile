@@ -10,7 +10,8 @@
 # make unit: the unit tier (no kernel, no guest, seconds; make test runs it
 # first). Measurements, run by hand (README "Timings" and TIMINGS.md, "Boots you can trust"):
 # make benchmark [BENCHMARK="warm driver cold"], make bench (convert.sh
-# against grep), make later-breaks (convert.sh's 6.1 -> 6.12 ground truth),
+# against grep), make later-breaks (convert.sh against upstream's own hunks:
+# 5.10 -> 6.12, 6.1 -> 6.12, 6.12 -> 7.3, semantic-patches/check-pairs.sh),
 # make boot-flake FLAKE="[-n BOOTS ...] SUITE_FILE KERNEL...".
 
 SUITES := $(wildcard drivers-sample/*/*.suite)
@@ -52,7 +53,7 @@ bench: setup
 	semantic-patches/bench.sh
 
 later-breaks: setup
-	semantic-patches/check-6.1-to-6.12.sh
+	semantic-patches/check-pairs.sh
 
 boot-flake: setup
 	ci/checks/boot-flake.sh $(FLAKE)
