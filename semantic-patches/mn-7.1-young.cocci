@@ -41,7 +41,7 @@ plan71.start(step)
 // The young callbacks of the file's tables.
 @ops@
 identifier o, fn != NULL;
-identifier f : script:python() { plan71.is_young(f) };
+identifier f = {clear_flush_young, clear_young, test_young};
 position p;
 @@
 struct mmu_notifier_ops o = {
@@ -57,7 +57,7 @@ plan71.table(p, f, fn)
 
 @depends on context@
 identifier o, fn != NULL;
-identifier f : script:python() { plan71.is_young(f) };
+identifier f = {clear_flush_young, clear_young, test_young};
 @@
 struct mmu_notifier_ops o = {
 *	.f = fn,
@@ -68,7 +68,7 @@ struct mmu_notifier_ops o = {
 struct mmu_notifier_ops *OP;
 struct mmu_notifier_ops OS;
 identifier fn != NULL;
-identifier f : script:python() { plan71.is_young(f) };
+identifier f = {clear_flush_young, clear_young, test_young};
 position p;
 @@
 (
@@ -86,7 +86,7 @@ plan71.table(p, f, fn)
 
 @rt@
 expression E, F;
-identifier f : script:python() { plan71.is_young(f) };
+identifier f = {clear_flush_young, clear_young, test_young};
 position p != rt_typed.p;
 @@
 (
@@ -181,7 +181,8 @@ bool fn2(...) {
 // macro), when the vma and the address can be named twice.
 @notify@
 expression V, A, P;
-identifier m : script:python() { plan71.young_macro(m) };
+identifier m = {ptep_clear_flush_young_notify, pmdp_clear_flush_young_notify,
+	ptep_clear_young_notify, pmdp_clear_young_notify};
 position pc;
 @@
 m@pc(V, A, P)
@@ -195,7 +196,8 @@ A << notify.A;
 plan71.notify_call(pc, m, V, A)
 
 @depends on context@
-identifier m : script:python() { plan71.young_macro(m) };
+identifier m = {ptep_clear_flush_young_notify, pmdp_clear_flush_young_notify,
+	ptep_clear_young_notify, pmdp_clear_young_notify};
 expression V, A, P;
 @@
 * m(V, A, P)
