@@ -12,7 +12,11 @@
 # deb-6.12, pre413-6.1 and ent-6.1 (the RHEL 8.2+ shape), built to ignore
 # invalidations it fails every coherence test on deb-6.12
 # (ci/tests/fixtures/expectations-shadow-broken), and converted without compat (--native) it misses the migrations on
-# pre413-6.1 (ci/tests/fixtures/expectations-native, bug B2). Output: "ok N - ...", then
+# pre413-6.1 (ci/tests/fixtures/expectations-native, bug B2); the agedev
+# sample (KVM's int young callbacks) goes green on deb-6.1 and deb-6.12,
+# its ageing tests asking the converted callbacks, and fails them with
+# callbacks that answer "old" (ci/tests/fixtures/expectations-agedev-no-young).
+# Output: "ok N - ...", then
 # "driver-matrix: N passed, M failed".
 set -eu
 . "$(dirname "$0")/../lib.sh"
@@ -200,6 +204,35 @@ KERNELS=pre413-6.1 run shadow-native --native \
 exit_is shadow-native 0
 has shadow-native "pre413-6.1/shadow: [0-9]* pass, 2 not pass" "pre-4.13 misses 2"
 KERNELS=pre413-6.1 judge shadow-native "$fixtures/expectations-native"
+# The sample with KVM's young callbacks (4.x: int, a page callback, range
+# callbacks), converted with compat: green on deb-6.1 and deb-6.12, where
+# its ageing tests ask the converted young callbacks (reclaim's
+# clear_flush_young on 6.1, MGLRU's clear_young on 6.12). Built with young
+# callbacks that answer "old" (AGEDEV_NO_YOUNG=1) those tests fail
+# (ci/tests/fixtures/expectations-agedev-no-young).
+agedev=$MNCOMPAT_TOP/drivers-sample/agedev
+KERNELS=deb-6.1,deb-6.12 run agedev "$agedev" "$agedev/tests"
+exit_is agedev 0
+has agedev "deb-6.1/agedev: 7 pass, 1 not pass" "6.1 (mglru_aging skips there: its aging asks no secondary MMU)"
+has agedev "deb-6.12/agedev: 7 pass, 1 not pass" "6.12 (reclaim skips there: no swap in a driver's run)"
+has agedev "^agedev/agedev_tests/agedev.reclaim *pass *xskip" "reclaim asked the young callbacks on 6.1"
+has agedev "^agedev/agedev_tests/agedev.mglru_aging *xskip *pass" "MGLRU's aging asked them on 6.12"
+patch=$base/agedev/driver/agedev/convert.patch
+if grep -q '^+.*\.clear_flush_young = agedev_clear_flush_young' "$patch" &&
+	grep -q '^+.*\.clear_young = agedev_clear_young' "$patch" &&
+	grep -q '^+.*\.test_young = agedev_test_young' "$patch" &&
+	grep -q '^-.*\.invalidate_page = agedev_invalidate_page' "$patch"; then
+	result ok "agedev: the compat table keeps the three young callbacks, the page callback goes"
+else
+	result fail "agedev: convert.patch lost a young callback" "$patch"
+fi
+AGEDEV_NO_YOUNG=1 KERNELS=deb-6.1,deb-6.12 run agedev-no-young \
+	--expect "$fixtures/expectations-agedev-no-young" "$agedev" "$agedev/tests"
+exit_is agedev-no-young 0
+has agedev-no-young "deb-6.1/agedev: 6 pass, 2 not pass" "6.1 fails reclaim"
+has agedev-no-young "deb-6.12/agedev: 6 pass, 2 not pass" "6.12 fails mglru_aging"
+KERNELS=deb-6.1,deb-6.12 judge agedev-no-young "$fixtures/expectations-agedev-no-young"
+
 if [ "$before" = "$(sum_tree "$shadow")" ]; then
 	result ok "shadow: the driver's tree is unchanged"
 else

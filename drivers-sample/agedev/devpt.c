@@ -1,0 +1,1 @@
+../devpt/devpt.c

@@ -1,0 +1,1 @@
+../devpt/devpt_misc.h
