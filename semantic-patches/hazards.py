@@ -67,6 +67,26 @@ def hazards(facts, upto):
     return out
 
 
+# A file that can hold a hazard's table: a range_end, and a range_start or
+# the hook (the modules of the other files are never built: a kernel
+# tree has a hundred files that mention mmu_notifier).
+TABLE = [re.compile(r'\.invalidate_range_end\s*='),
+         re.compile(r'\.(invalidate_range_start|arch_invalidate_secondary_tlbs)\s*=')]
+
+
+def may_have_hazard(base, work, rel):
+    for top in (work, base):
+        try:
+            with open(os.path.join(top, rel), errors='replace') as fh:
+                text = fh.read()
+            break
+        except OSError:
+            continue
+    else:
+        return False
+    return all(r.search(text) for r in TABLE)
+
+
 NOTE = re.compile(r'^(.*):[0-9]+: \[([0-9a-z.]+)\] (.*)$')
 
 
@@ -102,7 +122,8 @@ def main(argv):
         i += 1
     if base is None or work is None or upto is None or notes is None:
         sys.exit(__doc__.split('Usage:')[1].split('Prints')[0].strip())
-    tree = mnmodule.whole_tree(base)
+    rels = [r for r in rels if may_have_hazard(base, work, r)]
+    tree = mnmodule.whole_tree(base) if rels else None
     groups = {}
     for rel in rels:
         groups.setdefault(mnmodule.module_key(rel, tree), []).append(rel)
