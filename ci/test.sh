@@ -101,6 +101,10 @@ compat_lane=$!
 	# The conversion judged on the real modules of ../shared/corpus/realmods
 	# (MNCOMPAT_CORPUS): a named SKIP where that folder is absent.
 	part corpus "$MNCOMPAT_TOP/semantic-patches/tests/check-corpus.sh"
+	# The conversion against upstream's own hunks on a real pair of trees
+	# (make later-breaks runs every pair; here the pair whose trees the
+	# run unpacks anyway).
+	part later-breaks "$MNCOMPAT_TOP/semantic-patches/check-pairs.sh" 6.1-6.12
 	# shellcheck disable=SC2086
 	part dkms "$MNCOMPAT_TOP/ci/checks/check-dkms.sh" $env_files
 	part driver-matrix "$MNCOMPAT_TOP/ci/tests/check-driver-matrix.sh"
