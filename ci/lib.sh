@@ -18,6 +18,13 @@ if [ -z "${MNCOMPAT_CACHE:-}" ]; then
 	fi
 fi
 KERNELS_LIST=${KERNELS_LIST:-$MNCOMPAT_TOP/ci/kernels/kernels.list}
+# When the command began (the outermost kit script sets it, the scripts it
+# runs inherit it): the kit's apt state is refreshed once per command
+# (ci/kernels/apt-state.sh).
+if [ -z "${MNCOMPAT_RUN_START:-}" ]; then
+	MNCOMPAT_RUN_START=$(date +%s)
+	export MNCOMPAT_RUN_START
+fi
 # The sbin tools the kit runs need no root (depmod writes a Debian kernel's
 # modules.dep in the cache, dkms builds in a private tree), but a stock
 # Debian login's PATH (/usr/local/bin:/usr/bin:/bin) has no sbin folder:
@@ -74,9 +81,10 @@ require_tools() {
 	done
 }
 
-# write_kernel_env NAME KIND VERSION RELEASE KDIR KSRC KMODDIR VMLINUZ:
-# write what a kind's script (get-deb-kernel, build-src-kernel,
-# register-user-kernel) found of kernel NAME into its env file, the
+# write_kernel_env NAME KIND VERSION RELEASE KDIR KSRC KMODDIR VMLINUZ
+# [CC_NOTE]: write what a kind's script (get-deb-kernel, build-src-kernel,
+# register-user-kernel) found of kernel NAME (CC_NOTE: how its modules'
+# compiler differs from the one its tree names) into its env file, the
 # kernel's handle (KEY=VALUE lines, written and read only by
 # ci/matrix_model.py: kernel_fields below), in one step; print its path.
 # ci/kernels/prepare-kernel.sh then adds the fields of the kernel's

@@ -656,14 +656,23 @@ ENV_FIELDS = ("KERNEL_NAME", "KERNEL_KIND", "KERNEL_VERSION",
               "KERNEL_RELEASE", "KDIR", "KSRC", "KMODDIR", "VMLINUZ")
 
 
+# The kind's optional fields: KERNEL_CC_NOTE says that the modules are
+# built with another compiler than the one the kernel's tree names (a
+# Debian tree naming a gcc this machine lacks); the reports show it.
+OPTIONAL_ENV_FIELDS = ("KERNEL_CC_NOTE",)
+
+
 def cmd_write_env(args):
     """write-env ENV_FILE NAME KIND VERSION RELEASE KDIR KSRC KMODDIR
-    VMLINUZ: what a kind's script found of a kernel, the start of its env
-    file (finish-env adds its row's fields)."""
-    if len(args) != 1 + len(ENV_FIELDS):
-        raise ModelError("write-env ENV_FILE " + " ".join(ENV_FIELDS))
+    VMLINUZ [CC_NOTE]: what a kind's script found of a kernel, the start
+    of its env file (finish-env adds its row's fields)."""
+    fields = ENV_FIELDS + OPTIONAL_ENV_FIELDS
+    if not 1 + len(ENV_FIELDS) <= len(args) <= 1 + len(fields):
+        raise ModelError("write-env ENV_FILE " + " ".join(ENV_FIELDS)
+                         + " [" + " ".join(OPTIONAL_ENV_FIELDS) + "]")
     write_atomic(args[0], "".join(env_line(k, v) for k, v
-                                  in zip(ENV_FIELDS, args[1:])))
+                                  in zip(fields, args[1:])
+                                  if v or k in ENV_FIELDS))
 
 
 # What finish-env adds to a kind script's fields.
@@ -680,9 +689,10 @@ def cmd_kernel(args):
         raise ModelError("kernel ENV_FILE FIELD...")
     env = Kernel(args[0]).env
     for field in args[1:]:
-        if field not in ENV_FIELDS + ROW_FIELDS:
+        known = ENV_FIELDS + OPTIONAL_ENV_FIELDS + ROW_FIELDS
+        if field not in known:
             raise ModelError(f"kernel: no field {field} in an env file "
-                             f"({' '.join(ENV_FIELDS + ROW_FIELDS)})")
+                             f"({' '.join(known)})")
         print(f"{field}={shlex.quote(env.get(field, ''))}")
 
 

@@ -114,6 +114,9 @@ compat_lane=$!
 	part kbuild-diagnostics "$MNCOMPAT_TOP/ci/tests/check-kbuild-diagnostics.sh" \
 		$env_files
 	part unprivileged "$MNCOMPAT_TOP/ci/tests/check-unprivileged.sh"
+	# The kernel cache under faults: two runs at once, a killed
+	# preparation, a full filesystem; make deps and apt's lock.
+	part cache-faults "$MNCOMPAT_TOP/ci/tests/check-cache-faults.sh"
 	part boot-retry "$MNCOMPAT_TOP/ci/tests/check-boot-retry.sh"
 	# The report files of the main matrix and of a driver front end run.
 	part reports "$MNCOMPAT_TOP/ci/tests/check-reports.sh" "$out/results" \

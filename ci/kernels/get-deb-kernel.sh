@@ -1,108 +1,131 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/kernels/get-deb-kernel.sh NAME SERIES   (ci/kernels/prepare-kernel.sh runs it)
-# Resolve the newest Debian kernel ABI of the row's series through the meta
-# packages, download its unsigned image and its headers (the arch tree, the
-# -common tree and linux-kbuild) with `apt-get download` and unpack them all
-# into the cache: nothing is installed on the host, nothing is written to
-# /boot or /lib/modules, no package hook runs. Writes the env file.
+# Usage: ci/kernels/get-deb-kernel.sh NAME SERIES[/RELEASE]
+#        (ci/kernels/prepare-kernel.sh runs it, holding the row's lock)
+# Resolve the newest Debian kernel ABI of the row's series in RELEASE
+# (default: the machine's own release; its -security suite included)
+# through the meta packages, download its unsigned image and its headers
+# (the arch tree, the -common tree and linux-kbuild) through the kit's apt
+# state (ci/kernels/apt-state.sh) and unpack them all into the cache:
+# nothing is installed on the host, nothing is written to /boot or
+# /lib/modules, no package hook runs. The entry is prepared aside, checked
+# and renamed into place (ci/kernels/cache-entry.sh); an entry that fails
+# its check is prepared again. A tree whose packaged headers name a
+# compiler this machine lacks (bullseye's gcc-10) is set to build with the
+# machine's gcc, and its env file says so (KERNEL_CC_NOTE). Writes the env
+# file.
 set -eu
 . "$(dirname "$0")/../lib.sh"
+. "$MNCOMPAT_TOP/ci/kernels/cache-entry.sh"
 
-[ $# -eq 2 ] || die "usage: get-deb-kernel.sh NAME SERIES"
-name=$1 series=$2
-
-# apt_cache ARGS...: apt-cache with its binary package cache kept in ours
-# ($MNCOMPAT_CACHE/apt/pkgcache.bin, one writer at a time). Debian's
-# container images set Dir::Cache::pkgcache "" (this build machine has
-# it): each apt-cache start then rebuilds the cache from the package
-# lists, 0.8 s, against 0.25 s to check and map a kept one. apt rebuilds
-# a kept cache itself when the lists change (apt-get update).
-apt_cache() {
-	if mkdir -p "$MNCOMPAT_CACHE/apt" 2>/dev/null && [ -w "$MNCOMPAT_CACHE/apt" ]; then
-		flock "$MNCOMPAT_CACHE/apt/lock" apt-cache \
-			-o Dir::Cache::pkgcache="$MNCOMPAT_CACHE/apt/pkgcache.bin" "$@"
-	else
-		apt-cache "$@"
-	fi
+[ $# -eq 2 ] || die "usage: get-deb-kernel.sh NAME SERIES[/RELEASE]"
+name=$1 series=${2%%/*}
+apt_state() {
+	"$MNCOMPAT_TOP/ci/kernels/apt-state.sh" "$@"
 }
+release=$(apt_state release "$2")
 
-# depends PACKAGE...: "PACKAGE DEPENDENCY" lines of each PACKAGE apt
-# knows, in apt-cache's order (one apt-cache start for them all: each
-# start reads the whole package cache).
-depends() {
-	apt_cache depends "$@" 2>/dev/null |
-		awk '/^[^ ]/ { p = $1 } $1 ~ /Depends:$/ { print p, $2 }'
+# headers_of META SERIES_PREFIX: the newest META package in the release,
+# and of its dependencies the first whose name starts SERIES_PREFIX.
+headers_of() {
+	_v=$(apt_state newest "$1" "$release") || return 0
+	apt_state depends "$1=$_v" | awk -v p="$2" 'index($0, p) == 1 { print; exit }'
 }
-# first_of PACKAGE PREFIX: of depends' lines on stdin, the first
-# dependency of PACKAGE whose name starts PREFIX (the first alternative of
-# an "or" is what apt-cache lists first).
-first_of() {
-	awk -v pkg="$1" -v p="$2" '$1 == pkg && index($2, p) == 1 { print $2; exit }'
-}
-
-# linux-headers-6.12-amd64 exists for the backported series; the default
-# series of the release is reached through linux-headers-amd64.
-meta=$(depends "linux-headers-$series-amd64" linux-headers-amd64)
-headers=$(echo "$meta" | first_of "linux-headers-$series-amd64" "linux-headers-$series")
+# linux-headers-6.12-amd64 exists for a series that is not the release's
+# default; the default series is reached through linux-headers-amd64.
+headers=$(headers_of "linux-headers-$series-amd64" "linux-headers-$series")
 [ -n "$headers" ] ||
-	headers=$(echo "$meta" | first_of linux-headers-amd64 "linux-headers-$series.")
+	headers=$(headers_of linux-headers-amd64 "linux-headers-$series.")
 [ -n "$headers" ] ||
-	die "no Debian headers package for series $series (run 'make deps' as root: it runs apt-get update)"
+	die "no Debian headers package for series $series in $release (the kit's apt state, $MNCOMPAT_CACHE/apt)"
 abi=${headers#linux-headers-}
 image=linux-image-$abi-unsigned
-deps=$(depends "$headers")
-common=$(echo "$deps" | first_of "$headers" linux-headers-)
-kbuild=$(echo "$deps" | first_of "$headers" linux-kbuild-)
+version=$(apt_state newest "$headers" "$release") ||
+	die "no package $headers in $release"
+deps=$(apt_state depends "$headers=$version")
+common=$(echo "$deps" | awk 'index($0, "linux-headers-") == 1 { print; exit }')
+kbuild=$(echo "$deps" | awk 'index($0, "linux-kbuild-") == 1 { print; exit }')
 { [ -n "$common" ] && [ -n "$kbuild" ]; } ||
 	die "$headers: cannot resolve its -common and linux-kbuild packages"
-log "$name: series $series resolves to $abi"
+[ "$(apt_state newest "$image" "$release" || true)" = "$version" ] ||
+	die "no package $image $version in $release"
+log "$name: series $series ($release) resolves to $abi $version"
 
-version=$(apt_cache policy "$image" | awk '$1 == "Candidate:" { print $2 }')
-case $version in
-'' | '(none)') die "no package $image" ;;
-esac
 # Bump when the unpacked layout changes: an older cache entry is redone.
 layout=2
 dir=$MNCOMPAT_CACHE/kernels/$name-$abi-$version
 root=$dir/root
-if [ "$(cat "$dir/.done" 2>/dev/null)" != "layout $layout" ]; then
-	rm -rf "$dir"
-	mkdir -p "$dir/deb"
-	# As root, apt drops privileges to _apt for the download.
-	[ "$(id -u)" != 0 ] || chmod 0777 "$dir/deb"
-	log "$name: downloading $image $headers $common $kbuild ($version)"
-	(cd "$dir/deb" && apt-get download -q "$image=$version" \
-		"$headers=$version" "$common=$version" "$kbuild=$version" \
-		>"$dir/download.log" 2>&1) || {
-		cat "$dir/download.log" >&2
-		die "apt-get download of $abi $version failed"
-	}
-	for deb in "$dir"/deb/*.deb; do
-		dpkg-deb -x "$deb" "$root"
-	done
-	rm -rf "$dir/deb" "$dir/download.log"
-	# The arch tree's Makefile includes the -common tree by its absolute
-	# path under /usr/src, and lib/modules/RELEASE/build and source point
-	# there: make them point into the cache.
-	sed -i "s|^include /usr/src/|include $root/usr/src/|" \
-		"$root/usr/src/$headers/Makefile"
-	for link in build source; do
-		target=$(readlink "$root/lib/modules/$abi/$link") || continue
-		case $target in
-		/usr/src/*) ln -sfn "../../..$target" "$root/lib/modules/$abi/$link" ;;
-		esac
-	done
-	# The package leaves modules.dep to the installer; suites that load
-	# the kernel's own modules (kmod directive) need it.
-	depmod -b "$root" "$abi"
-	echo "layout $layout" >"$dir/.done"
-fi
 kdir=$root/usr/src/$headers
 vmlinuz=$root/boot/vmlinuz-$abi
-[ -r "$vmlinuz" ] || die "$image has no $vmlinuz"
-grep -q "^include $root/usr/src/" "$kdir/Makefile" ||
-	die "$kdir/Makefile does not include the cached -common tree"
+
+# entry_ok DIR: DIR is a whole entry for this kernel, its trees pointing at
+# the final place ($dir): the image, the arch tree with its
+# Module.symvers and config, the -common tree it includes, linux-kbuild's
+# scripts through the arch tree's link (a tree without them is what an
+# interrupted unpack left, issue 45).
+entry_ok() {
+	_kdir=$1/root/usr/src/$headers
+	[ "$(cat "$1/.done" 2>/dev/null)" = "layout $layout" ] &&
+		[ -r "$1/root/boot/vmlinuz-$abi" ] &&
+		[ -r "$_kdir/Module.symvers" ] && [ -r "$_kdir/.config" ] &&
+		grep -q "^include $root/usr/src/$common/Makefile\$" "$_kdir/Makefile" &&
+		[ -r "$1/root/usr/src/$common/Makefile" ] &&
+		[ -r "$_kdir/scripts/Makefile.build" ] &&
+		[ -x "$_kdir/scripts/basic/fixdep" ] &&
+		[ -x "$_kdir/scripts/mod/modpost" ]
+}
+
+# The compiler the packaged tree names ($(CROSS_COMPILE)gcc-NN in
+# .kernelvariables): when this machine lacks it, the machine's gcc-MM
+# builds the modules instead ("MM NN" in $dir/compiler).
+compiler_named() {
+	sed -n 's/^CC = .*)\(gcc-[0-9][0-9]*\)$/\1/p' "$1/.kernelvariables" 2>/dev/null
+}
+
+if ! entry_ok "$dir"; then
+	[ ! -e "$dir" ] || log "$name: $dir fails its check: preparing it again"
+	entry_aside "$dir"
+	tmp=$entry_tmp
+	mkdir "$tmp/deb"
+	log "$name: downloading $image $headers $common $kbuild ($version)"
+	apt_state download "$tmp/deb" "$image=$version" "$headers=$version" \
+		"$common=$version" "$kbuild=$version"
+	for deb in "$tmp"/deb/*.deb; do
+		entry_run - "unpacking $(basename "$deb") into $dir" \
+			dpkg-deb -x "$deb" "$tmp/root"
+	done
+	rm -rf "$tmp/deb"
+	# The arch tree's Makefile includes the -common tree by its absolute
+	# path under /usr/src, and lib/modules/RELEASE/build and source point
+	# there: make them point into the cache (the entry's final place).
+	entry_run - "pointing $headers at its -common tree" \
+		sed -i "s|^include /usr/src/|include $root/usr/src/|" \
+		"$tmp/root/usr/src/$headers/Makefile"
+	for link in build source; do
+		target=$(readlink "$tmp/root/lib/modules/$abi/$link") || continue
+		case $target in
+		/usr/src/*) ln -sfn "../../..$target" "$tmp/root/lib/modules/$abi/$link" ;;
+		esac
+	done
+	named=$(compiler_named "$tmp/root/usr/src/$headers")
+	if [ -n "$named" ] && ! command -v "$named" >/dev/null 2>&1; then
+		own=gcc-$(gcc -dumpversion | cut -d . -f 1)
+		command -v "$own" >/dev/null 2>&1 ||
+			die "$headers names $named, which this machine lacks, and $own is not on PATH either"
+		log "$name: $headers names $named, which this machine lacks: its modules are built with $own"
+		entry_run - "setting $headers to build with $own" \
+			sed -i "s/^\(CC = .*)\)$named\$/\1$own/" \
+			"$tmp/root/usr/src/$headers/.kernelvariables"
+		echo "$own $named" >"$tmp/compiler"
+	fi
+	# The package leaves modules.dep to the installer; suites that load
+	# the kernel's own modules (kmod directive) need it.
+	entry_run - "depmod of $abi in $dir" depmod -b "$tmp/root" "$abi"
+	echo "layout $layout" >"$tmp/.done"
+	entry_ok "$tmp" ||
+		die "$name: the unpacked $abi lacks files a module build needs"
+	entry_publish "$dir"
+fi
 
 # This row's entries for other ABIs or uploads are superseded: go.
 for old in "$MNCOMPAT_CACHE/kernels/$name"-*; do
@@ -111,18 +134,19 @@ for old in "$MNCOMPAT_CACHE/kernels/$name"-*; do
 	rm -rf "$old"
 done
 
-# The kernel's own source, the linux-source of the same upload: its
-# behaviours are read there (ci/kernels/behaviours.py, when
-# ci/matrix_model.py finish-env completes the env file). Another upload's
-# tree may behave otherwise (6.12.117 and 6.12.118 do): none then, and the
-# behaviours are unknown.
-ksrc=$("$MNCOMPAT_TOP/ci/kernels/unpack-source.sh" "$series" 2>/dev/null) || ksrc=""
-case $ksrc in
-*"-$version") ;;
-*)
-	log "$name: no linux-source-$series $version unpacked: its behaviours are unknown"
+# The kernel's own source, the linux-source of the same upload (the same
+# version, from the same release): its behaviours are read there
+# (ci/kernels/behaviours.py, when ci/matrix_model.py finish-env completes
+# the env file). When there is none, the behaviours are unknown.
+ksrc=$("$MNCOMPAT_TOP/ci/kernels/unpack-source.sh" "$series/$release" "$version" \
+	2>/dev/null) || {
+	log "$name: no linux-source-$series $version in $release: its behaviours are unknown"
 	ksrc=""
-	;;
-esac
+}
+cc_note=""
+if [ -r "$dir/compiler" ]; then
+	read -r own named <"$dir/compiler"
+	cc_note="built with $own: the packaged headers name $named, which this machine lacks"
+fi
 write_kernel_env "$name" deb "$image $version" "$abi" "$kdir" "$ksrc" \
-	"$root/lib/modules/$abi" "$vmlinuz"
+	"$root/lib/modules/$abi" "$vmlinuz" "$cc_note"

@@ -8,7 +8,11 @@
 # ci/run/boot.sh) takes it. The row itself is read by ci/matrix_model.py.
 set -eu
 . "$(dirname "$0")/../lib.sh"
+. "$MNCOMPAT_TOP/ci/kernels/cache-entry.sh"
 
+# Each row is prepared under its lock ($MNCOMPAT_CACHE/kernels/NAME.lock,
+# ci/kernels/cache-entry.sh): a second run preparing it waits, then finds
+# its cache entry ready; its env file is written whole by one run at a time.
 # shellcheck disable=SC2046
 [ $# -gt 0 ] || set -- $(selected_kernels)
 model() {
@@ -20,6 +24,7 @@ for name in "$@"; do
 	row=$(model row "$KERNELS_LIST" "$name") || exit 1
 	kind="" field3="" field4="" field5="" nfields=0
 	eval "$row"
+	cache_lock "$MNCOMPAT_CACHE/kernels/$name.lock" "$name"
 	case $kind in
 	deb) env_file=$("$MNCOMPAT_TOP/ci/kernels/get-deb-kernel.sh" "$name" "$field3") ;;
 	src) env_file=$("$MNCOMPAT_TOP/ci/kernels/build-src-kernel.sh" "$name" "$field3" \
@@ -36,5 +41,6 @@ for name in "$@"; do
 	# generation the kernel stands for (the reports order kernels by it),
 	# added to the env file the kind's script wrote.
 	model finish-env "$KERNELS_LIST" "$name" "$env_file" || exit 1
+	exec 9>&-
 	echo "$env_file"
 done

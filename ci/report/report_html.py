@@ -179,6 +179,8 @@ def kernels_table(results_dir, cells, kernels):
             generation += f" (re-created: {env['KERNEL_PATCHES']})"
         elif env.get("KERNEL_KIND") == "user":
             generation += " (your kernel)"
+        if env.get("KERNEL_CC_NOTE"):
+            generation += f" (modules {env['KERNEL_CC_NOTE']})"
         accel = " ".join(results.ordered(
             a[0] for a in (results.accel(results_dir, k, s) for s in
                            results.ordered(c.suite for c in mine)) if a))

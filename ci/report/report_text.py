@@ -3,7 +3,8 @@
 
 The matrix (tests x kernels, cell labels from ci/report/results.py), one
 "unexpected:" line per unexpected cell, the warnings of each kernel's own
-headers in module builds (counted, listed), the accelerators, one
+headers in module builds (counted, listed), the kernels whose modules
+are built with another compiler than their trees name, the accelerators, one
 "infrastructure retry:" line per suite run whose first guest died before
 its first step, the slowest suite runs with their build, guest and test
 seconds, and last "matrix: N passed, M failed".
@@ -67,6 +68,18 @@ def kernel_warnings(results_dir, cells):
     return lines
 
 
+def compilers(results_dir, cells):
+    """A line per kernel whose modules are built with another compiler
+    than the one its tree names (KERNEL_CC_NOTE of its env file: a Debian
+    tree naming a gcc this machine lacks)."""
+    lines = []
+    for kernel in results.ordered(c.kernel for c in cells):
+        note = results.kernel_env(results_dir, kernel).get("KERNEL_CC_NOTE")
+        if note:
+            lines.append(f"compiler: {kernel}: {note}")
+    return lines
+
+
 def report(results_dir, cells):
     """(text, number of unexpected cells)."""
     bad = [c for c in cells if c.unexpected]
@@ -77,6 +90,7 @@ def report(results_dir, cells):
                      f"expected {c.want}" +
                      (f" ({c.detail})" if c.detail else ""))
     lines += kernel_warnings(results_dir, cells)
+    lines += compilers(results_dir, cells)
     for (name, why), n in results.accels(results_dir, cells).items():
         lines.append(f"guest accelerator: {name} ({n} suite runs)" +
                      (f": {why}" if why else ""))

@@ -286,6 +286,21 @@ class KernelFiles(Scratch):
         with self.assertRaises(mm.ModelError):
             mm.cmd_write_env([env, "k", "src"])
 
+    def test_write_env_keeps_a_compiler_note_drops_an_empty_one(self):
+        env = os.path.join(self.dir, "d.env")
+        base = [env, "d", "deb", "linux-image-x 5.10.1-1", "5.10.0-1-amd64",
+                "/c/kdir", "", "/c/mod", "/c/vmlinuz"]
+        mm.cmd_write_env(base + ["built with gcc-12: the tree names gcc-10"])
+        self.assertEqual(mm.read_env(env)["KERNEL_CC_NOTE"],
+                         "built with gcc-12: the tree names gcc-10")
+        mm.cmd_write_env(base + [""])
+        self.assertNotIn("KERNEL_CC_NOTE", mm.read_env(env))
+        with redirect_stdout(io.StringIO()) as f:
+            mm.cmd_kernel([env, "KERNEL_CC_NOTE"])
+        self.assertEqual(f.getvalue(), "KERNEL_CC_NOTE=''\n")
+        with self.assertRaises(mm.ModelError):
+            mm.cmd_write_env(base + ["a", "b"])
+
     def test_not_an_env_file(self):
         with self.assertRaises(mm.ModelError):
             mm.Kernel(self.file("x.env", "nothing here\n"))
