@@ -289,6 +289,15 @@ if have mmu_notifier_range && ! have range_flags_field &&
 	! have range_blockable_field; then
 	die "$kdir: the kernel's struct mmu_notifier_range has neither flags (5.2) nor bool blockable (5.0): unknown kernel variant; see $log"
 fi
+# The young callbacks: where one is there (in either return type), exactly
+# one return type compiles (7.1 1fc7dc675e26 made them bool).
+for name in clear_flush_young clear_young test_young; do
+	presence=$name
+	[ "$name" != clear_flush_young ] || presence=clear_flush_young_range
+	if have "$presence"; then
+		one_of "$name() return type" "${name}_int" "${name}_bool"
+	fi
+done
 # Both secondary-TLB fields: upstream renamed one to the other (6.6), but
 # openEuler's 5.10 backports arch_invalidate_secondary_tlbs beside the
 # invalidate_range its core still calls; the header fills the latter.

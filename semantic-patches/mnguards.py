@@ -45,13 +45,19 @@ def version_tuple(s):
 GUARD = re.compile(r'LINUX_VERSION_CODE\s*(<=|>=|<|>)\s*'
                    r'KERNEL_VERSION\s*\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)')
 
-# What notifier code a stretch of source holds: (probe, description).
+# What notifier code a stretch of source holds: (pattern, probe,
+# description). The young callbacks' probes say the callback is there in
+# either return type; the form (int, or bool from 7.1 on) is the _BOOL
+# probes' and compat's return types' (mncompat_*_young_t) business.
 FEATURES = (
     (r'clear_flush_young\s*\([^;{]*unsigned long\s+\w+\s*,\s*unsigned long\s+\w+\s*\)',
      'MNCOMPAT_HAVE_CLEAR_FLUSH_YOUNG_RANGE', 'the range form of clear_flush_young'),
     (r'clear_flush_young\s*\([^;{,]*,[^;{,]*,\s*unsigned long\s+\w+\s*\)',
      'MNCOMPAT_HAVE_CLEAR_FLUSH_YOUNG_ADDR', 'the one-address form of clear_flush_young'),
+    (r'\bbool\s+\w+\s*\(\s*struct\s+mmu_notifier\s*\*[^;{)]*struct\s+mm_struct\s*\*',
+     'MNCOMPAT_HAVE_CLEAR_FLUSH_YOUNG_BOOL', 'young callbacks returning bool'),
     (r'\.\s*clear_young\s*=', 'MNCOMPAT_HAVE_CLEAR_YOUNG', 'clear_young'),
+    (r'\.\s*test_young\s*=', 'MNCOMPAT_HAVE_TEST_YOUNG', 'test_young'),
     (r'\.\s*invalidate_page\s*=|invalidate_page\s*\(\s*struct mmu_notifier\s*\*',
      'MNCOMPAT_HAVE_INVALIDATE_PAGE', 'invalidate_page'),
     (r'\.\s*arch_invalidate_secondary_tlbs\s*=',
@@ -72,9 +78,29 @@ FEATURES = (
      'MNCOMPAT_HAVE_MMU_NOTIFIER_GET', 'mmu_notifier_get()'),
     (r'MMU_INVALIDATE_DOES_NOT_BLOCK', 'MNCOMPAT_HAVE_OPS_FLAGS_DOES_NOT_BLOCK',
      'MMU_INVALIDATE_DOES_NOT_BLOCK'),
+    (r'\binvalidate_(start|finish)\s*=|\bmmu_interval_notifier_finish\b',
+     'MNCOMPAT_HAVE_MMU_INTERVAL_NOTIFIER_TWO_PASS', 'the two-pass interval notifier'),
     (r'\bmmu_interval_notifier\b', 'MNCOMPAT_HAVE_MMU_INTERVAL_NOTIFIER',
      'mmu_interval_notifier'),
 )
+
+# What to do instead of the guard, where an #ifdef is not it.
+ADVICE = {
+    'MNCOMPAT_HAVE_CLEAR_FLUSH_YOUNG_BOOL':
+        'declare the callbacks once with compat\'s return types (mncompat_clear_flush_young_t, '
+        'mncompat_clear_young_t, mncompat_test_young_t: the kernel\'s)',
+    'MNCOMPAT_HAVE_MMU_INTERVAL_NOTIFIER_TWO_PASS':
+        'define the table with MNCOMPAT_MMU_INTERVAL_NOTIFIER_OPS()',
+}
+
+# A guard at the version of a form explains the callbacks whose form it is:
+# their presence is no news.
+FORM_OF = {
+    'MNCOMPAT_HAVE_CLEAR_FLUSH_YOUNG_BOOL': ('MNCOMPAT_HAVE_CLEAR_FLUSH_YOUNG_RANGE',
+                                             'MNCOMPAT_HAVE_CLEAR_YOUNG',
+                                             'MNCOMPAT_HAVE_TEST_YOUNG'),
+    'MNCOMPAT_HAVE_MMU_INTERVAL_NOTIFIER_TWO_PASS': ('MNCOMPAT_HAVE_MMU_INTERVAL_NOTIFIER',),
+}
 
 
 def guard_notes(src, probes):
@@ -111,23 +137,27 @@ def guard_notes(src, probes):
                 continue
             text.append(lines[k])
         body = '\n'.join(text)
-        seen, bad = set(), []
+        seen, bad, explained = set(), [], set()
         for pat, probe, what in FEATURES:
             if probe in seen or not re.search(pat, body):
                 continue
             seen.add(probe)
             vers = probes.get(probe)
             if not vers or any(version_tuple(x) == v for x, _ in vers):
+                explained.update(FORM_OF.get(probe, ()) if vers else ())
                 continue
             bad.append((probe, what, ', '.join('%s (%s)' % (x, y) for x, y in vers)))
+        bad = [b for b in bad if b[0] not in explained]
         if not bad:
             continue
         raw = GUARD.search(lines[ln - 1]) or m
+        ifdefs = [b[0] for b in bad if b[0] not in ADVICE]
+        advice = ['test the feature instead: #ifdef %s' % ' / '.join(ifdefs)] if ifdefs else []
+        advice += [ADVICE[b[0]] for b in bad if b[0] in ADVICE]
         notes.append((ln, 'review: #if %s guards %s, but compat\'s probe%s name%s %s: '
                       'on the kernels in between the wrong branch builds. '
-                      'With compat, test the feature instead: #ifdef %s'
+                      'With compat, %s'
                       % (raw.group(0), ' and '.join(b[1] for b in bad),
                          's' if len(bad) > 1 else '', '' if len(bad) > 1 else 's',
-                         '; '.join(b[2] for b in bad),
-                         ' / '.join(b[0] for b in bad))))
+                         '; '.join(b[2] for b in bad), '; '.join(advice))))
     return notes

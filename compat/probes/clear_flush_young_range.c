@@ -2,17 +2,16 @@
 /*
  * Probe: MNCOMPAT_HAVE_CLEAR_FLUSH_YOUNG_RANGE
  * Upstream: 3.18 57128468080a
- * int ops->clear_flush_young(mn, mm, start, end).
+ * ops->clear_flush_young(mn, mm, start, end), whatever it returns (int,
+ * or bool since 7.1: the form is clear_flush_young_int/_bool's answer):
+ * the callback is there in the range form.
  */
 #include <linux/mmu_notifier.h>
 
-static int probe_clear_flush_young(struct mmu_notifier *mn,
-				   struct mm_struct *mm, unsigned long start,
-				   unsigned long end)
+bool mncompat_probe_young(const struct mmu_notifier_ops *ops,
+			  struct mmu_notifier *mn, struct mm_struct *mm);
+bool mncompat_probe_young(const struct mmu_notifier_ops *ops,
+			  struct mmu_notifier *mn, struct mm_struct *mm)
 {
-	return 0;
+	return ops->clear_flush_young(mn, mm, 0, PAGE_SIZE);
 }
-
-const struct mmu_notifier_ops mncompat_probe_ops = {
-	.clear_flush_young = probe_clear_flush_young,
-};

@@ -2,16 +2,16 @@
 /*
  * Probe: MNCOMPAT_HAVE_CLEAR_YOUNG
  * Upstream: 4.3 1d7715c676a1
- * int ops->clear_young(mn, mm, start, end).
+ * ops->clear_young(mn, mm, start, end), whatever it returns (int, or bool
+ * since 7.1: the form is clear_young_int/_bool's answer): the callback is
+ * there.
  */
 #include <linux/mmu_notifier.h>
 
-static int probe_clear_young(struct mmu_notifier *mn, struct mm_struct *mm,
-			     unsigned long start, unsigned long end)
+bool mncompat_probe_young(const struct mmu_notifier_ops *ops,
+			  struct mmu_notifier *mn, struct mm_struct *mm);
+bool mncompat_probe_young(const struct mmu_notifier_ops *ops,
+			  struct mmu_notifier *mn, struct mm_struct *mm)
 {
-	return 0;
+	return ops->clear_young(mn, mm, 0, PAGE_SIZE);
 }
-
-const struct mmu_notifier_ops mncompat_probe_ops = {
-	.clear_young = probe_clear_young,
-};

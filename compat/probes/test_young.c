@@ -2,16 +2,16 @@
 /*
  * Probe: MNCOMPAT_HAVE_TEST_YOUNG
  * Upstream: 2.6.38 8ee53820edfd
- * int ops->test_young(mn, mm, address).
+ * ops->test_young(mn, mm, address), whatever it returns (int, or bool
+ * since 7.1: the form is test_young_int/_bool's answer): the callback is
+ * there.
  */
 #include <linux/mmu_notifier.h>
 
-static int probe_test_young(struct mmu_notifier *mn, struct mm_struct *mm,
-			    unsigned long address)
+bool mncompat_probe_young(const struct mmu_notifier_ops *ops,
+			  struct mmu_notifier *mn, struct mm_struct *mm);
+bool mncompat_probe_young(const struct mmu_notifier_ops *ops,
+			  struct mmu_notifier *mn, struct mm_struct *mm)
 {
-	return 0;
+	return ops->test_young(mn, mm, 0);
 }
-
-const struct mmu_notifier_ops mncompat_probe_ops = {
-	.test_young = probe_test_young,
-};

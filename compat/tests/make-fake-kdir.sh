@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: compat/tests/make-fake-kdir.sh BASE_KDIR OUTROOT GENERATION
+# Usage: compat/tests/make-fake-kdir.sh BASE_KDIR OUTROOT GENERATION [SOURCE]
 #
 # Copy a Debian 6.1 linux-headers tree (the arch tree and the -common tree
 # its Makefile includes) to OUTROOT/GENERATION and rewrite the copy's
@@ -58,18 +58,35 @@
 #                   mmu_notifier_synchronize; clear_flush_young(mn, mm, addr)
 #   unknown         6.1 with an invalidate_range_start form no kernel had,
 #                   for testing configure.sh's error
+#   7.3             the <linux/mmu_notifier.h> of SOURCE, a linux-source-7.3
+#                   tree (Debian's package, as it is): the young callbacks
+#                   returning bool, no *_notify() helpers, the two-pass
+#                   interval notifier, the 6.6 secondary-TLB hook, no
+#                   change_pte; on 6.1's other headers (the 7.3 header
+#                   needs nothing they lack)
 set -eu
 
 . "$(dirname "$0")/../../ci/lib.sh"
 
-[ $# -eq 3 ] || die "usage: make-fake-kdir.sh BASE_KDIR OUTROOT GENERATION"
+case $# in
+3 | 4) ;;
+*) die "usage: make-fake-kdir.sh BASE_KDIR OUTROOT GENERATION [SOURCE]" ;;
+esac
 base=$1
 outroot=$2
 gen=$3
+source=${4:-}
 
 case $gen in
 recreated-4.12 | 4.19 | 4.16 | 4.12 | 5.0 | 5.4 | sles-15-sp3 | rhel-8.2 | \
 	openeuler-5.10 | phytium-4.19 | mix-4.16-5.0 | 3.16 | unknown) ;;
+7.3)
+	[ -r "$source/include/linux/mmu_notifier.h" ] ||
+		die "7.3: give a linux-source-7.3 tree (no ${source:-SOURCE}/include/linux/mmu_notifier.h)"
+	grep -q 'struct mmu_interval_notifier_finish' \
+		"$source/include/linux/mmu_notifier.h" ||
+		die "7.3: $source is not a 7.x tree (no two-pass interval notifier)"
+	;;
 *) die "unknown generation $gen" ;;
 esac
 
@@ -111,8 +128,11 @@ rhel-8.2) hide_fields="owner vma" ;;
 *) hide_fields="" ;;
 esac
 
-# Line-oriented edits of the 6.1 header, by generation.
-awk -v gen="$gen" -v hide_fields="$hide_fields" '
+# Line-oriented edits of the 6.1 header, by generation; 7.3's own header.
+if [ "$gen" = 7.3 ]; then
+	cp "$source/include/linux/mmu_notifier.h" "$header.new"
+else
+	awk -v gen="$gen" -v hide_fields="$hide_fields" '
 function has(list) { return index(" " list " ", " " gen " ") > 0 }
 /^struct mmu_notifier_range \{$/ { ranges++; in_range = ranges == 1 }
 in_range && /^};$/ {
@@ -175,6 +195,7 @@ in_range && match($0, /[a-z_]+;$/) {
 }
 { print }
 ' "$header" >"$header.new"
+fi
 
 # Hide what the generation lacks by renaming it.
 hide=

@@ -323,6 +323,171 @@ converted_check() {
 		"$cc_kdir" "$cc_cfg" "$cc_build" ""
 }
 
+# reachable_calls OBJECT FUNCTION: the symbols FUNCTION of OBJECT calls or
+# jumps to, directly or through the object's own functions, that the
+# object does not define (x86 objdump), one a line.
+reachable_calls() {
+	objdump -dr --no-show-raw-insn "$1" | awk -v start="$2" '
+	/^[0-9a-f]+ <[^>]+>:$/ {
+		fn = $2
+		gsub(/[<>:]/, "", fn)
+		defined[fn] = 1
+		next
+	}
+	fn != "" && /R_X86_64_(PLT32|PC32)/ {
+		sym = $NF
+		sub(/[-+]0x[0-9a-f]+$/, "", sym)
+		edge[fn] = edge[fn] " " sym
+		next
+	}
+	fn != "" && $2 ~ /^(call|jmp)/ && match($0, /<[^>+]+>$/) {
+		edge[fn] = edge[fn] " " substr($0, RSTART + 1, RLENGTH - 2)
+	}
+	END {
+		todo[start] = 1
+		seen[start] = 1
+		do {
+			more = 0
+			for (f in todo) {
+				delete todo[f]
+				n = split(edge[f], to, " ")
+				for (i = 1; i <= n; i++) {
+					if (to[i] in seen)
+						continue
+					seen[to[i]] = 1
+					if (to[i] in defined) {
+						todo[to[i]] = 1
+						more = 1
+					} else {
+						print to[i]
+					}
+				}
+			}
+		} while (more)
+	}' | sort -u
+}
+
+# api7_check NAME KDIR CONFIG_DIR BUILD_DIR: tests/api7 (the API after
+# 6.12 written once: young callbacks, the *_notify() helpers, the two-pass
+# interval notifier, the registration forms) builds with W=1 -Werror; its
+# young fields point straight at the driver's functions where the kernel
+# has the callback (and are absent where not); its two-pass table is the
+# driver's passes where the kernel has the form, compat's trampoline
+# elsewhere; registration under the caller's mmap lock reaches
+# __mmu_notifier_register() and never mmu_notifier_register() (which
+# would take the lock again). Where clear_flush_young takes one address
+# (before 3.18) compat must refuse it by name.
+api7_check() {
+	ac_name=$1 ac_kdir=$2 ac_cfg=$3 ac_build=$4
+	ac_why=
+	! has "$ac_cfg" CLEAR_FLUSH_YOUNG_ADDR ||
+		ac_why="clear_flush_young takes one address"
+	if ! MNCOMPAT_TEST_MODULE=$tests/api7 "$tests/build-module.sh" \
+		"$ac_kdir" "$ac_cfg" "$ac_build" ""; then
+		if [ -n "$ac_why" ] && grep -q \
+			'mncompat_clear_flush_young_takes_one_address_before_3_18_no_trampoline' \
+			"$ac_build/build.log"; then
+			ok "$ac_name: api7 (the API after 6.12) refused at build time ($ac_why), by name"
+		else
+			not_ok "$ac_name: api7 (young callbacks, *_notify helpers, two-pass interval notifier, registration forms) fails to build W=1 -Werror (log: $ac_build/build.log)"
+			grep -m 5 -E 'error|warning' "$ac_build/build.log" | sed 's/^/# /'
+		fi
+		return
+	fi
+	if [ -n "$ac_why" ]; then
+		not_ok "$ac_name: api7 builds but must be refused ($ac_why)"
+		return
+	fi
+	ok "$ac_name: api7 (young callbacks, *_notify helpers, two-pass interval notifier, registration forms) W=1 -Werror builds"
+	ac_relocs=$("$tests/ops-relocs.sh" "$ac_build/api7.o" api7_young_ops \
+		"$ac_build/ops_offsets.o") || ac_relocs=
+	ac_want="release api7_release"
+	ac_form=int
+	for ac_cb in clear_flush_young:CLEAR_FLUSH_YOUNG_RANGE \
+		clear_young:CLEAR_YOUNG test_young:TEST_YOUNG; do
+		! has "$ac_cfg" "${ac_cb#*:}" ||
+			ac_want="$ac_want
+${ac_cb%%:*} api7_${ac_cb%%:*}"
+	done
+	! has "$ac_cfg" CLEAR_FLUSH_YOUNG_BOOL || ac_form=bool
+	if [ "$(echo "$ac_relocs" | sort)" = "$(echo "$ac_want" | sort)" ]; then
+		ok "$ac_name: young callbacks ($ac_form) straight in the table, where the kernel has them: $(echo "$ac_relocs" | sed 1d | cut -d' ' -f1 | tr '\n' ' ')"
+	else
+		not_ok "$ac_name: young fields are not the driver's functions where the kernel has them"
+		echo "$ac_relocs" | sed 's/^/# got: /'
+		echo "$ac_want" | sed 's/^/# want: /'
+	fi
+	if nm "$ac_build/api7.o" | grep -q ' t api7_interval_ops__mncompat_invalidate$'; then
+		ac_tramp=yes
+	else
+		ac_tramp=no
+	fi
+	if has "$ac_cfg" MMU_INTERVAL_NOTIFIER_TWO_PASS &&
+		has "$ac_cfg" MMU_INTERVAL_NOTIFIER; then
+		if [ $ac_tramp = no ]; then
+			ok "$ac_name: two-pass interval notifier: the kernel's (the table holds the driver's passes)"
+		else
+			not_ok "$ac_name: two-pass interval notifier: a trampoline where the kernel has the form"
+		fi
+	elif [ $ac_tramp = yes ]; then
+		ok "$ac_name: two-pass interval notifier: compat runs both passes (->invalidate trampoline)"
+	else
+		not_ok "$ac_name: two-pass interval notifier: no trampoline where the kernel lacks the form"
+	fi
+	ac_calls=$(reachable_calls "$ac_build/api7.o" api7_register_locked |
+		tr '\n' ' ')
+	note "$ac_name: api7_register_locked reaches: $ac_calls"
+	case " $ac_calls " in
+	*" mmu_notifier_register "*)
+		not_ok "$ac_name: __mncompat_mmu_notifier_register() reaches mmu_notifier_register(), which takes the mmap lock its caller holds" ;;
+	*" __mmu_notifier_register "*)
+		ok "$ac_name: __mncompat_mmu_notifier_register() registers with __mmu_notifier_register() only (the caller holds the mmap lock)" ;;
+	*) not_ok "$ac_name: __mncompat_mmu_notifier_register() does not reach __mmu_notifier_register()" ;;
+	esac
+}
+
+# known_shape NAME CONFIG_DIR RELEASE: on a Debian kernel (packaged or
+# built from Debian's source), whose API is upstream's for its version,
+# the answers of the pieces after 6.12 and of the registration forms.
+known_shape() {
+	ks_name=$1 ks_cfg=$2 ks_release=$3
+	ks_v=$(echo "$ks_release" | sed -n 's/^\([0-9]*\)\.\([0-9]*\).*/\1 \2/p' |
+		awk '{ printf "%d", $1 * 1000 + $2 }')
+	[ -n "$ks_v" ] || return 0
+	if [ "$ks_v" -ge 7001 ]; then
+		ks_want="CLEAR_FLUSH_YOUNG_RANGE CLEAR_FLUSH_YOUNG_BOOL
+			!CLEAR_FLUSH_YOUNG_INT CLEAR_YOUNG CLEAR_YOUNG_BOOL
+			!CLEAR_YOUNG_INT TEST_YOUNG TEST_YOUNG_BOOL !TEST_YOUNG_INT
+			!CLEAR_FLUSH_YOUNG_NOTIFY !CLEAR_YOUNG_NOTIFY
+			MMU_INTERVAL_NOTIFIER_TWO_PASS"
+	else
+		ks_want="CLEAR_FLUSH_YOUNG_RANGE CLEAR_FLUSH_YOUNG_INT
+			!CLEAR_FLUSH_YOUNG_BOOL CLEAR_YOUNG CLEAR_YOUNG_INT
+			!CLEAR_YOUNG_BOOL TEST_YOUNG TEST_YOUNG_INT !TEST_YOUNG_BOOL
+			CLEAR_FLUSH_YOUNG_NOTIFY CLEAR_YOUNG_NOTIFY
+			!MMU_INTERVAL_NOTIFIER_TWO_PASS"
+	fi
+	if [ "$ks_v" -ge 6006 ]; then
+		ks_want="$ks_want !CLEAR_FLUSH_NOTIFY ARCH_INVALIDATE_SECONDARY_TLBS"
+	else
+		ks_want="$ks_want CLEAR_FLUSH_NOTIFY"
+	fi
+	[ "$ks_v" -lt 5008 ] || ks_want="$ks_want MMAP_WRITE_LOCK"
+	[ "$ks_v" -lt 5004 ] || ks_want="$ks_want MMU_NOTIFIER_GET"
+	ks_wrong=
+	for ks_f in $ks_want; do
+		case $ks_f in
+		!*) ! has "$ks_cfg" "${ks_f#!}" || ks_wrong="$ks_wrong $ks_f" ;;
+		*) has "$ks_cfg" "$ks_f" || ks_wrong="$ks_wrong $ks_f" ;;
+		esac
+	done
+	if [ -z "$ks_wrong" ]; then
+		ok "$ks_name: the probes see upstream $((ks_v / 1000)).$((ks_v % 1000))'s young callbacks, *_notify helpers, two-pass interval notifier, mmap lock API and get/put ($(echo "$ks_want" | tr -s ' \t\n' ' '))"
+	else
+		not_ok "$ks_name: probes get wrong for upstream $((ks_v / 1000)).$((ks_v % 1000)):$ks_wrong"
+	fi
+}
+
 # same_answers NAME KDIR CONFIG_DIR: configure.sh's one-unit pass (the
 # default, which wrote CONFIG_DIR) answers as its reference, every probe
 # compiled apart (MNCOMPAT_PROBE_PASS=each), and did not fall back to it
@@ -351,10 +516,11 @@ same_answers() {
 	fi
 }
 
-# test_kernel NAME KDIR REAL [CONVERTED]: every per-kernel check; the
-# converted_check too on a fake (REAL=no) or with CONVERTED=yes.
+# test_kernel NAME KDIR REAL [CONVERTED [KIND]]: every per-kernel check;
+# the converted_check too on a fake (REAL=no) or with CONVERTED=yes; the
+# known shape of a Debian kernel (KIND deb or src).
 test_kernel() {
-	tk_name=$1 tk_kdir=$2 tk_real=$3 tk_converted=${4:-no}
+	tk_name=$1 tk_kdir=$2 tk_real=$3 tk_converted=${4:-no} tk_kind=${5:-}
 	tk_cfg=$work/$tk_name/config
 	if tk_out=$("$compat/configure.sh" "$tk_kdir" "$tk_cfg" 2>&1); then
 		tk_secs=$(echo "$tk_out" | sed -n 's/.* in \([0-9.]*\)s ->.*/\1/p')
@@ -367,6 +533,12 @@ test_kernel() {
 		return
 	fi
 	same_answers "$tk_name" "$tk_kdir" "$tk_cfg"
+	case $tk_kind in
+	deb | src)
+		known_shape "$tk_name" "$tk_cfg" \
+			"$(cat "$tk_kdir/include/config/kernel.release" 2>/dev/null)"
+		;;
+	esac
 
 	if [ "$tk_real" = yes ]; then
 		tk_neg=$work/$tk_name/negative
@@ -423,6 +595,7 @@ test_kernel() {
 	# mmu_interval_notifier: the kernel's, the emulation where it has
 	# none, and the emulation forced on a kernel that has one.
 	interval_check "$tk_name" "$tk_kdir" "$tk_cfg" "$work/$tk_name/interval"
+	api7_check "$tk_name" "$tk_kdir" "$tk_cfg" "$work/$tk_name/api7"
 	# The first kernel given and every fake generation (the outcome
 	# depends only on the probed forms).
 	if [ "$tk_real" = no ] || [ "$tk_converted" = yes ]; then
@@ -437,11 +610,11 @@ test_kernel() {
 	fi
 }
 
-# real_kernel NAME KDIR RELEASE CONVERTED: every per-kernel check on a
-# real tree (test_kernel).
+# real_kernel NAME KDIR RELEASE CONVERTED KIND: every per-kernel check on
+# a real tree (test_kernel).
 real_kernel() {
 	note "kernel $1: $2 ($3)"
-	test_kernel "$1" "$2" yes "$4"
+	test_kernel "$1" "$2" yes "$4" "$5"
 }
 
 fake_base=${MNCOMPAT_FAKE_BASE:-}
@@ -452,13 +625,16 @@ fake_base=${MNCOMPAT_FAKE_BASE:-}
 names=""
 for arg in "$@"; do
 	if [ -f "$arg" ]; then
-		kernel_fields "$arg" KDIR KERNEL_NAME
+		KERNEL_KIND=
+		kernel_fields "$arg" KDIR KERNEL_NAME KERNEL_KIND
 		# shellcheck disable=SC2153 # set by kernel_fields
 		kdir=$KDIR
 		name=${KERNEL_NAME:-$(basename "$arg" .env)}
+		kind=$KERNEL_KIND
 	else
 		kdir=$arg
 		name=$(basename "$arg")
+		kind=
 	fi
 	if [ ! -r "$kdir/Makefile" ]; then
 		not_ok "$name: $kdir is not a kernel build tree"
@@ -473,7 +649,7 @@ for arg in "$@"; do
 	[ -n "$names" ] || converted=yes
 	names="$names $name"
 	mkdir -p "$work/$name"
-	job "$name" real_kernel "$name" "$kdir" "$release" "$converted"
+	job "$name" real_kernel "$name" "$kdir" "$release" "$converted" "$kind"
 done
 replay_jobs
 
@@ -501,8 +677,11 @@ fi
 fake_generation() {
 	gen=$1
 	fg_start=$(date +%s)
+	fg_src=
+	[ "$gen" != 7.3 ] || fg_src=$src73
+	# shellcheck disable=SC2086 # fg_src: none or one word
 	if ! fake=$("$tests/make-fake-kdir.sh" "$fake_base" \
-		"$work/fake" "$gen"); then
+		"$work/fake" "$gen" $fg_src); then
 		not_ok "fake-$gen: cannot make a fake KDIR"
 		return
 	fi
@@ -519,7 +698,9 @@ fake_generation() {
 		ARCH_INVALIDATE_SECONDARY_TLBS !MMU_NOTIFIER_RANGE" ;;
 	4.16) want="RANGE_START_VOID4 RANGE_END_VOID4 OPS_FLAGS_DOES_NOT_BLOCK
 		INVALIDATE_RANGE MMU_NOTIFIER_SYNCHRONIZE !INVALIDATE_PAGE
-		!MMU_NOTIFIER_RANGE !MMU_INTERVAL_NOTIFIER !MMU_NOTIFIER_GET" ;;
+		!MMU_NOTIFIER_RANGE !MMU_INTERVAL_NOTIFIER !MMU_NOTIFIER_GET
+		CLEAR_FLUSH_YOUNG_RANGE CLEAR_FLUSH_YOUNG_INT CLEAR_YOUNG_INT
+		TEST_YOUNG_INT !CLEAR_YOUNG_BOOL !MMU_INTERVAL_NOTIFIER_TWO_PASS" ;;
 	4.12) want="INVALIDATE_PAGE RANGE_START_VOID4 INVALIDATE_RANGE !MMU_NOTIFIER_RANGE" ;;
 	5.0) want="RANGE_START_RANGE MMU_NOTIFIER_RANGE RANGE_BLOCKABLE_FIELD
 		!RANGE_FLAGS_FIELD !RANGE_EVENT_FIELD !RANGE_OWNER_FIELD
@@ -548,7 +729,19 @@ fake_generation() {
 		OPS_FLAGS_DOES_NOT_BLOCK MMU_NOTIFIER_RANGE RANGE_BLOCKABLE_FIELD
 		MMU_NOTIFIER_SYNCHRONIZE !RANGE_FLAGS_FIELD
 		!MMU_NOTIFIER_RANGE_BLOCKABLE !MMU_INTERVAL_NOTIFIER" ;;
-	3.16) want="INVALIDATE_PAGE RANGE_START_VOID4 CLEAR_FLUSH_YOUNG_ADDR" ;;
+	3.16) want="INVALIDATE_PAGE RANGE_START_VOID4 CLEAR_FLUSH_YOUNG_ADDR
+		!CLEAR_FLUSH_YOUNG_RANGE !CLEAR_FLUSH_YOUNG_INT !CLEAR_YOUNG
+		!CLEAR_YOUNG_INT TEST_YOUNG TEST_YOUNG_INT" ;;
+	7.3) want="RANGE_START_RANGE RANGE_END_RANGE MMU_NOTIFIER_RANGE
+		RANGE_FLAGS_FIELD RANGE_EVENT_FIELD RANGE_OWNER_FIELD
+		MMU_NOTIFIER_RANGE_BLOCKABLE MMU_INTERVAL_NOTIFIER MMU_NOTIFIER_GET
+		MMU_NOTIFIER_SYNCHRONIZE ARCH_INVALIDATE_SECONDARY_TLBS
+		!INVALIDATE_RANGE !CHANGE_PTE !RANGE_VMA_FIELD
+		CLEAR_FLUSH_YOUNG_RANGE CLEAR_FLUSH_YOUNG_BOOL !CLEAR_FLUSH_YOUNG_INT
+		CLEAR_YOUNG CLEAR_YOUNG_BOOL !CLEAR_YOUNG_INT TEST_YOUNG
+		TEST_YOUNG_BOOL !TEST_YOUNG_INT !CLEAR_FLUSH_YOUNG_NOTIFY
+		!CLEAR_YOUNG_NOTIFY !CLEAR_FLUSH_NOTIFY
+		MMU_INTERVAL_NOTIFIER_TWO_PASS" ;;
 	esac
 	missing="" shown=""
 	for feature in $want; do
@@ -607,11 +800,25 @@ fake_generation() {
 	note "fake-$gen: header set checked in $(($(date +%s) - fg_start)) s"
 }
 
+# The 7.3 header set takes 7.3's <linux/mmu_notifier.h> from a
+# linux-source-7.3 tree: MNCOMPAT_SRC_7_3, or the kit's unpacked package.
+src73=${MNCOMPAT_SRC_7_3:-}
+if [ -z "$src73" ] && [ -x "$compat/../ci/kernels/unpack-source.sh" ]; then
+	src73=$("$compat/../ci/kernels/unpack-source.sh" 7.3 2>/dev/null) ||
+		src73=
+fi
+gens="recreated-4.12 rhel-8.2 4.19 4.16 4.12 5.0 5.4 sles-15-sp3
+	openeuler-5.10 phytium-4.19 mix-4.16-5.0 3.16"
+if [ -n "$src73" ]; then
+	gens="$gens 7.3"
+else
+	note "SKIP fake-7.3: no linux-source-7.3 tree (MNCOMPAT_SRC_7_3, or ci/kernels/unpack-source.sh 7.3): the 7.3 header set is not checked"
+fi
+
 # Fake old generations: every branch of the header gets compiled.
 if [ -n "$fake_base" ]; then
 	fakes=""
-	for gen in recreated-4.12 rhel-8.2 4.19 4.16 4.12 5.0 5.4 sles-15-sp3 \
-		openeuler-5.10 phytium-4.19 mix-4.16-5.0 3.16; do
+	for gen in $gens; do
 		fakes="$fakes fake-$gen"
 		job "fake-$gen" fake_generation "$gen"
 	done

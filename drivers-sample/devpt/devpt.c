@@ -10,16 +10,34 @@
 /* Entries a pass of devpt_zap_locked() collects before dropping them. */
 #define DEVPT_ZAP_BATCH	16
 
+void devpt_init(struct devpt *pt, spinlock_t *lock, struct mm_struct *mm)
+{
+	pt->lock = lock;
+	INIT_RADIX_TREE(&pt->tree, GFP_ATOMIC);
+	pt->mm = mm;
+}
+
 int devpt_register(struct devpt *pt, spinlock_t *lock,
 		   const struct mmu_notifier_ops *ops)
 {
+	int ret;
+
 	if (!current->mm)
 		return -EINVAL;
-	pt->lock = lock;
-	INIT_RADIX_TREE(&pt->tree, GFP_ATOMIC);
+	devpt_init(pt, lock, current->mm);
 	pt->notifier.ops = ops;
-	pt->mm = current->mm;
-	return mncompat_mmu_notifier_register(&pt->notifier, pt->mm);
+#if defined(DEVPT_REGISTER_LOCKED) || defined(DEVPT_REGISTER_KERNEL_LOCKED)
+	mncompat_mmap_write_lock(pt->mm);
+#ifdef DEVPT_REGISTER_LOCKED
+	ret = __mncompat_mmu_notifier_register(&pt->notifier, pt->mm);
+#else
+	ret = __mmu_notifier_register(&pt->notifier, pt->mm);
+#endif
+	mncompat_mmap_write_unlock(pt->mm);
+#else
+	ret = mncompat_mmu_notifier_register(&pt->notifier, pt->mm);
+#endif
+	return ret;
 }
 
 void devpt_unregister(struct devpt *pt)

@@ -31,10 +31,19 @@ struct devpt {
 /*
  * The table of the caller's mm, lock its lock, ops the notifier's: 0,
  * -EINVAL for a caller without an mm, or mncompat_mmu_notifier_register()'s
- * error (plain mmu_notifier_register() for a table not of compat).
+ * error (plain mmu_notifier_register() for a table not of compat). Test
+ * knobs: DEVPT_REGISTER_LOCKED registers under the mmap lock, as drivers
+ * that hold it do (__mncompat_mmu_notifier_register()), and its control
+ * DEVPT_REGISTER_KERNEL_LOCKED calls the kernel's __mmu_notifier_register()
+ * there instead (no gate for a table whose range_start may fail).
  */
 int devpt_register(struct devpt *pt, spinlock_t *lock,
 		   const struct mmu_notifier_ops *ops);
+/*
+ * The table alone, of mm, lock its lock, for an owner whose subscription
+ * comes from elsewhere (an alloc_notifier for mncompat_mmu_notifier_get()).
+ */
+void devpt_init(struct devpt *pt, spinlock_t *lock, struct mm_struct *mm);
 /* After it no callback runs: the table is its owner's alone. */
 void devpt_unregister(struct devpt *pt);
 

@@ -11,6 +11,9 @@
 #include <linux/kernel.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#ifdef DEVPT_REGISTER_GET
+#include <mncompat/mmu_notifier.h>
+#endif
 
 /*
  * DEVPT_FOPS(name): name##_fops, for files that name##_open() opens and
@@ -59,6 +62,10 @@ static inline void devpt_misc_deregister(struct miscdevice *const *devs,
 {
 	while (n--)
 		misc_deregister(devs[n]);
+#ifdef DEVPT_REGISTER_GET
+	/* The files' subscriptions are freed after an SRCU grace period. */
+	mncompat_mmu_notifier_synchronize();
+#endif
 }
 
 /*

@@ -27,6 +27,7 @@ struct mirror_file {
 	wait_queue_head_t idle;		/* woken when active drops to 0 */
 	struct mutex sleep_lock;	/* for notifier glue that sleeps */
 	struct mirror_stats stats;
+	bool opened;			/* DEVPT_REGISTER_GET: a file has it */
 };
 
 static inline struct mirror_file *to_mirror(struct mmu_notifier *mn)
@@ -36,6 +37,11 @@ static inline struct mirror_file *to_mirror(struct mmu_notifier *mn)
 
 /* Provided by the glue: the ops the device registers with. */
 const struct mmu_notifier_ops *mirror_notifier_ops(void);
+#ifdef DEVPT_REGISTER_GET
+/* The glue's alloc_notifier and free_notifier (mirror_dev.c). */
+struct mmu_notifier *mirror_alloc_notifier(struct mm_struct *mm);
+void mirror_free_notifier(struct mmu_notifier *mn);
+#endif
 
 /*
  * For the glue. An invalidation bracketed by begin/end keeps faults out

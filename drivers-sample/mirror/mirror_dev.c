@@ -22,6 +22,7 @@
 #include <linux/uaccess.h>
 #include <mncompat/highmem.h>
 #include <mncompat/mm.h>
+#include <mncompat/mmu_notifier.h>
 #include <mncompat/sched.h>
 
 #include "devpt_misc.h"
@@ -340,17 +341,85 @@ static long mirror_ioctl(struct mirror_file *mf, unsigned int cmd,
 	}
 }
 
-static int mirror_open(struct inode *inode, struct file *file)
+static struct mirror_file *mirror_file_alloc(void)
 {
-	struct mirror_file *mf;
-	int ret;
+	struct mirror_file *mf = kzalloc(sizeof(*mf), GFP_KERNEL);
 
-	mf = kzalloc(sizeof(*mf), GFP_KERNEL);
 	if (!mf)
-		return -ENOMEM;
+		return NULL;
 	spin_lock_init(&mf->lock);
 	init_waitqueue_head(&mf->idle);
 	mutex_init(&mf->sleep_lock);
+	return mf;
+}
+
+#ifdef DEVPT_REGISTER_GET
+/*
+ * A test knob: the file is the opener's mm's one subscription of the
+ * glue's table, through mncompat_mmu_notifier_get(): allocated by the
+ * table's alloc_notifier, put when the file closes, freed by its
+ * free_notifier. One file per mm (-EBUSY for a second).
+ */
+struct mmu_notifier *mirror_alloc_notifier(struct mm_struct *mm)
+{
+	struct mirror_file *mf = mirror_file_alloc();
+
+	if (!mf)
+		return ERR_PTR(-ENOMEM);
+	devpt_init(&mf->pt, &mf->lock, mm);
+	return &mf->pt.notifier;
+}
+
+void mirror_free_notifier(struct mmu_notifier *mn)
+{
+	kfree(to_mirror(mn));
+}
+
+static int mirror_open(struct inode *inode, struct file *file)
+{
+	struct mmu_notifier *mn;
+	struct mirror_file *mf;
+	bool busy;
+
+	if (!current->mm)
+		return -EINVAL;
+	mn = mncompat_mmu_notifier_get(mirror_notifier_ops(), current->mm);
+	if (IS_ERR(mn))
+		return PTR_ERR(mn);
+	mf = to_mirror(mn);
+	spin_lock(&mf->lock);
+	busy = mf->opened;
+	mf->opened = true;
+	spin_unlock(&mf->lock);
+	if (busy) {
+		mncompat_mmu_notifier_put(mn);
+		return -EBUSY;
+	}
+	atomic_inc(&mirror_global_open);
+	file->private_data = mf;
+	return 0;
+}
+
+/* Put last: callbacks may run until free_notifier frees the file. */
+static int mirror_file_release(struct inode *inode, struct file *file)
+{
+	struct mirror_file *mf = file->private_data;
+
+	spin_lock(&mf->lock);
+	mirror_unmap_range(mf, 0, ULONG_MAX);
+	spin_unlock(&mf->lock);
+	atomic_dec(&mirror_global_open);
+	mncompat_mmu_notifier_put(&mf->pt.notifier);
+	return 0;
+}
+#else
+static int mirror_open(struct inode *inode, struct file *file)
+{
+	struct mirror_file *mf = mirror_file_alloc();
+	int ret;
+
+	if (!mf)
+		return -ENOMEM;
 	ret = devpt_register(&mf->pt, &mf->lock, mirror_notifier_ops());
 	if (ret) {
 		kfree(mf);
@@ -373,6 +442,7 @@ static int mirror_file_release(struct inode *inode, struct file *file)
 	kfree(mf);
 	return 0;
 }
+#endif
 
 DEVPT_FOPS(mirror);
 

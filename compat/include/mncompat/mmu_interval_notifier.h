@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * <mncompat/mmu_interval_notifier.h>: the 5.5+ mmu_interval_notifier API
- * (99cb252f5e68) on every kernel <mncompat/mmu_notifier.h> supports.
+ * (99cb252f5e68) on every kernel <mncompat/mmu_notifier.h> supports, and
+ * its 7.1 two-pass form (MNCOMPAT_MMU_INTERVAL_NOTIFIER_OPS, at the end).
  *
  * Where the kernel has it (MNCOMPAT_HAVE_MMU_INTERVAL_NOTIFIER) this header
  * adds nothing. Elsewhere it emulates it with one classic struct
@@ -41,6 +42,7 @@
 #include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/llist.h>
 #include <linux/mm_types.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
@@ -305,5 +307,99 @@ static inline bool mncompat_mmu_interval_check_retry(
 }
 
 #endif /* !MNCOMPAT_HAVE_MMU_INTERVAL_NOTIFIER */
+
+/*
+ * The two-pass interval notifier (7.1 7aba71dbc416), on every kernel:
+ *
+ *   static bool my_start(struct mmu_interval_notifier *sub,
+ *                        const struct mmu_notifier_range *range,
+ *                        unsigned long cur_seq,
+ *                        struct mmu_interval_notifier_finish **finish);
+ *   static void my_finish(struct mmu_interval_notifier_finish *finish);
+ *
+ *   MNCOMPAT_MMU_INTERVAL_NOTIFIER_OPS(my_ops, my_start, my_finish);
+ *
+ * defines "static const struct mmu_interval_notifier_ops my_ops", for
+ * mmu_interval_notifier_insert() as usual. my_start() is the first pass:
+ * as ->invalidate (it calls mmu_interval_set_seq(), returns false only for
+ * a non-blockable range it cannot handle without sleeping); *finish is
+ * NULL on entry, and a struct mmu_interval_notifier_finish it leaves there
+ * (typically embedded in the driver's own structure, one per concurrent
+ * invalidation) gets my_finish() as the second pass, its ->notifier set
+ * to the subscription. Where the kernel has the two-pass form, the table
+ * holds my_start and my_finish as they are: the kernel runs the first
+ * pass of every subscription the invalidation overlaps, then their finish
+ * passes, before it changes the page tables. Elsewhere (5.5-7.0 over the
+ * kernel's interval notifier, before 5.5 over the emulation above, or
+ * with the emulation forced) compat provides struct
+ * mmu_interval_notifier_finish and a per-table ->invalidate that runs
+ * my_start and, if it left a finish, my_finish at once: the same passes,
+ * for each subscription in turn, so the second pass of one subscription
+ * no longer overlaps the first pass of the next (what the two-pass form
+ * is for on multi-device setups), still before the page tables change.
+ */
+#define __MNCOMPAT_TWO_PASS_BOTH(ops, start_fn, finish_fn)		\
+	_Static_assert(!__MNCOMPAT_IS_NULL(start_fn) &&			\
+		       !__MNCOMPAT_IS_NULL(finish_fn),			\
+		       "mncompat: " #ops ": a two-pass table needs both passes")
+
+/**
+ * MNCOMPAT_MMU_INTERVAL_NOTIFIER_OPS - a two-pass interval notifier table
+ * @ops: name of the static const struct mmu_interval_notifier_ops
+ * @start_fn: the first pass (invalidate_start), not NULL
+ * @finish_fn: the second pass (invalidate_finish), not NULL
+ */
+#if defined(MNCOMPAT_HAVE_MMU_INTERVAL_NOTIFIER_TWO_PASS) &&		\
+	defined(MNCOMPAT_HAVE_MMU_INTERVAL_NOTIFIER)
+#define MNCOMPAT_MMU_INTERVAL_NOTIFIER_OPS(ops, start_fn, finish_fn)	\
+	__MNCOMPAT_TWO_PASS_BOTH(ops, start_fn, finish_fn);		\
+	static const struct mmu_interval_notifier_ops ops = {		\
+		.invalidate_start = (start_fn),				\
+		.invalidate_finish = (finish_fn),			\
+	}
+#else
+struct mncompat_mmu_interval_notifier_finish {
+	struct llist_node link;		/* the kernel's: unused by compat */
+	struct mmu_interval_notifier *notifier;
+};
+
+#define mmu_interval_notifier_finish	mncompat_mmu_interval_notifier_finish
+
+/* Both passes of a subscription, for its ->invalidate. */
+static __always_inline bool
+__mncompat_two_pass(struct mmu_interval_notifier *sub,
+		    const struct mmu_notifier_range *range,
+		    unsigned long cur_seq,
+		    bool (*start)(struct mmu_interval_notifier *sub,
+				  const struct mmu_notifier_range *range,
+				  unsigned long cur_seq,
+				  struct mmu_interval_notifier_finish **finish),
+		    void (*finish)(struct mmu_interval_notifier_finish *finish))
+{
+	struct mmu_interval_notifier_finish *pending = NULL;
+
+	if (!start(sub, range, cur_seq, &pending))
+		return false;
+	if (pending) {
+		pending->notifier = sub;
+		finish(pending);
+	}
+	return true;
+}
+
+#define MNCOMPAT_MMU_INTERVAL_NOTIFIER_OPS(ops, start_fn, finish_fn)	\
+	__MNCOMPAT_TWO_PASS_BOTH(ops, start_fn, finish_fn);		\
+	static bool ops##__mncompat_invalidate(				\
+		struct mmu_interval_notifier *sub,			\
+		const struct mmu_notifier_range *range,			\
+		unsigned long cur_seq)					\
+	{								\
+		return __mncompat_two_pass(sub, range, cur_seq,	\
+					   (start_fn), (finish_fn));	\
+	}								\
+	static const struct mmu_interval_notifier_ops ops = {		\
+		.invalidate = ops##__mncompat_invalidate,		\
+	}
+#endif
 
 #endif /* _MNCOMPAT_MMU_INTERVAL_NOTIFIER_H */

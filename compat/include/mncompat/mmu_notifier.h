@@ -21,8 +21,14 @@
  *                             secondary_tlbs, flags [, extra...]);
  *
  * which defines "static const struct mmu_notifier_ops name", and registers
- * it with mncompat_mmu_notifier_register() and
- * mncompat_mmu_notifier_unregister() (same arguments as the kernel's).
+ * it with compat's form of the kernel call it would use (same arguments,
+ * same rules): mncompat_mmu_notifier_register(),
+ * __mncompat_mmu_notifier_register() (the caller holds the mmap lock,
+ * mncompat_mmap_write_lock()), both undone by
+ * mncompat_mmu_notifier_unregister(); or mncompat_mmu_notifier_get() and
+ * mncompat_mmu_notifier_put() for a table of MNCOMPAT_MMU_NOTIFIER_GET_OPS
+ * (emulated before 5.4). The young callbacks and the *_notify() helpers:
+ * <mncompat/mmu_notifier_young.h>, included here.
  * Pass NULL for an absent callback.  flags is
  * MNCOMPAT_RANGE_START_MAY_SLEEP if range_start or range_end may sleep on a
  * blockable range, else 0.  Optional trailing designated initialisers
@@ -97,10 +103,13 @@
  *    blockable: there every range_end reaches the driver's (those kernels
  *    end no range after a failure; the 5.12 change came with the 5.0
  *    form).
- * A paired table registered with plain mmu_notifier_register() gets no
- * gate: its range_start and range_end are the driver's answers, so on
- * 5.12+ the kernel WARNs where the driver fails (not silent; a CI console
- * check sees it). The test knob -DMNCOMPAT_NO_START_END_PAIRING gives
+ * Every registration form of compat sets up the gate. A paired table
+ * registered with the kernel's plain calls gets none: its range_start's
+ * answers go to the kernel as they are, with compat's message naming the
+ * missing gate the first time one fails, so on 5.12+ the kernel WARNs where
+ * the driver fails (not silent); on the 5.0+ forms compat notes the failure
+ * and keeps the range_end 5.12+ then calls from the driver. The test knob
+ * -DMNCOMPAT_NO_START_END_PAIRING gives
  * every table and registration as before (only to show the WARN and the
  * unpaired range_end on 5.12+; never ship a driver built with it).
  */
@@ -108,12 +117,17 @@
 #define _MNCOMPAT_MMU_NOTIFIER_H
 
 #include <linux/bug.h>
+#include <linux/err.h>
+#include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/mmu_notifier.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <mncompat_config.h>
+#include <mncompat/mmu_notifier_young.h>
 
 /*
  * Test knob: with -DMNCOMPAT_NO_INVALIDATE_PAGE_TRAMPOLINE the header acts
@@ -226,12 +240,44 @@ mncompat_range_blockable(const struct mmu_notifier_range *range)
  *
  * A no-op on kernels without mmu_notifier_synchronize() (before 3.17 and
  * 5.0-5.3): this API defers no frees there, and mmu_notifier_unregister()
- * waits for running callbacks on every kernel.
+ * waits for running callbacks on every kernel. Where compat emulates
+ * get/put (before 5.4) it also waits for the work items of the last puts.
  */
 static inline void mncompat_mmu_notifier_synchronize(void)
 {
+#ifndef MNCOMPAT_HAVE_MMU_NOTIFIER_GET
+	/* The last puts of emulated get/put unregister from a work item. */
+	flush_scheduled_work();
+#endif
 #ifdef MNCOMPAT_HAVE_MMU_NOTIFIER_SYNCHRONIZE
 	mmu_notifier_synchronize();
+#endif
+}
+
+/**
+ * mncompat_mmap_write_lock - take the mmap lock of @mm for writing
+ * @mm: the mm
+ *
+ * mmap_write_lock() where the kernel has it (5.8 9740ca4e95b4, and stable
+ * trees that carried it back), else down_write(&mm->mmap_sem). For the
+ * callers of __mncompat_mmu_notifier_register().
+ */
+static inline void mncompat_mmap_write_lock(struct mm_struct *mm)
+{
+#ifdef MNCOMPAT_HAVE_MMAP_WRITE_LOCK
+	mmap_write_lock(mm);
+#else
+	down_write(&mm->mmap_sem);
+#endif
+}
+
+/* mncompat_mmap_write_unlock - release what mncompat_mmap_write_lock() took */
+static inline void mncompat_mmap_write_unlock(struct mm_struct *mm)
+{
+#ifdef MNCOMPAT_HAVE_MMAP_WRITE_LOCK
+	mmap_write_unlock(mm);
+#else
+	up_write(&mm->mmap_sem);
 #endif
 }
 
@@ -493,6 +539,7 @@ struct __mncompat_started {
 	struct task_struct *task;
 	unsigned long start;
 	unsigned long end;
+	bool failed;			/* no gate, the driver's start failed */
 };
 
 struct __mncompat_pairing {
@@ -508,6 +555,7 @@ struct __mncompat_gate {
 	struct mm_struct *mm;
 	struct __mncompat_pairing *pairing;
 	struct __mncompat_gate *next;	/* in pairing->gates */
+	unsigned int users;		/* mncompat_mmu_notifier_get()s */
 	bool live;			/* both subscriptions registered */
 };
 
@@ -546,10 +594,14 @@ static inline void __mncompat_unlist_gate(struct __mncompat_pairing *p,
 	}
 }
 
-/* Note a started range in a free slot; false when none is free. */
+/*
+ * Note a started range (or, failed, a range whose start failed) in a free
+ * slot; false when none is free.
+ */
 static inline bool __mncompat_note_started(struct __mncompat_pairing *p,
 					   struct mmu_notifier *mn,
-					   const struct mmu_notifier_range *range)
+					   const struct mmu_notifier_range *range,
+					   bool failed)
 {
 	struct __mncompat_started *s;
 
@@ -561,6 +613,7 @@ static inline bool __mncompat_note_started(struct __mncompat_pairing *p,
 		s->task = current;
 		s->start = range->start;
 		s->end = range->end;
+		s->failed = failed;
 		return true;
 	}
 	return false;
@@ -604,19 +657,34 @@ static inline void __mncompat_end_noted(struct __mncompat_pairing *p,
 }
 
 /*
+ * A subscription of a paired table without its gate (registered with the
+ * kernel's plain calls) meets a non-blockable range: say so, once, before
+ * the kernel's own warning of a failed start (5.12+).
+ */
+static inline void __mncompat_no_gate(struct __mncompat_pairing *p, int ret)
+{
+	pr_warn_once("mncompat: %ps: a table whose range_start may fail, registered without compat's gate (use mncompat_mmu_notifier_register(), __mncompat_mmu_notifier_register() or mncompat_mmu_notifier_get()): its failed start (%d) makes 5.12+ kernels warn\n",
+		     p->desc->invalidate_range_start, ret);
+}
+
+/*
  * The table's range_start (through its trampoline, which passes its
  * state): blockable ranges go to the driver; non-blockable ones are the
- * live gate's. Without one (registered with plain mmu_notifier_register(),
- * or while mncompat_mmu_notifier_register() is under way) the driver's
- * answer goes to the kernel as it is; while the gate is not yet live a
- * success is noted, for the range_end. A query range (mm NULL) gets the
- * state's address written to range->start.
+ * live gate's. While the gate is not yet live (registration under way)
+ * the driver's answer goes to the kernel as it is, a success noted for the
+ * range_end. Without a gate (the table registered with the kernel's plain
+ * calls) the driver's answer goes to the kernel too, with compat's warning
+ * when it fails; on the 5.0+ forms the failure is noted, so that the
+ * range_end 5.12+ then calls does not reach the driver (a failure of this
+ * task and subscription still noted had no range_end: 4.19-5.11). A query
+ * range (mm NULL) gets the state's address written to range->start.
  */
 static inline int __mncompat_paired_start(struct __mncompat_pairing *p,
 					  struct mmu_notifier *mn,
 					  const struct mmu_notifier_range *range)
 {
 	struct __mncompat_gate *gate;
+	struct __mncompat_started stale __maybe_unused;
 	int ret = 0;
 
 	if (unlikely(!range->mm)) {
@@ -627,10 +695,21 @@ static inline int __mncompat_paired_start(struct __mncompat_pairing *p,
 		return p->desc->invalidate_range_start(mn, range);
 	spin_lock(&p->lock);
 	gate = __mncompat_gate_of(p, mn);
-	if (!gate || !gate->live) {
+	if (gate && !gate->live) {
 		ret = p->desc->invalidate_range_start(mn, range);
-		if (!ret && gate)
-			__mncompat_note_started(p, mn, range);
+		if (!ret)
+			__mncompat_note_started(p, mn, range, false);
+	} else if (!gate) {
+#if defined(MNCOMPAT_HAVE_RANGE_START_RANGE)
+		__mncompat_take_started(p, mn, current, 0, 0, true, &stale);
+#endif
+		ret = p->desc->invalidate_range_start(mn, range);
+		if (ret) {
+			__mncompat_no_gate(p, ret);
+#if defined(MNCOMPAT_HAVE_RANGE_START_RANGE)
+			__mncompat_note_started(p, mn, range, true);
+#endif
+		}
 	}
 	spin_unlock(&p->lock);
 	return ret;
@@ -655,9 +734,9 @@ __mncompat_pairing_of(struct mmu_notifier *mn)
 /*
  * The table's range_end: the driver's range_end for a blockable range
  * (blockable: true; known: false where range_end is not told, the
- * 4.19-4.20 form), or for a range noted as started; for any other
- * non-blockable range only where no live gate speaks for the subscription
- * (old behaviour).
+ * 4.19-4.20 form), or for a range noted as started (not for one noted as
+ * failed); for any other non-blockable range only where no live gate
+ * speaks for the subscription (old behaviour).
  */
 static inline void __mncompat_main_end(struct mmu_notifier *mn,
 				       const struct mmu_notifier_range *range,
@@ -674,9 +753,11 @@ static inline void __mncompat_main_end(struct mmu_notifier *mn,
 	}
 	spin_lock(&p->lock);
 	gate = __mncompat_gate_of(p, mn);
-	call = __mncompat_take_started(p, mn, current, range->start,
-				       range->end, false, &s) ||
-	       !known || !gate || !gate->live;
+	if (__mncompat_take_started(p, mn, current, range->start, range->end,
+				    false, &s))
+		call = !s.failed;
+	else
+		call = !known || !gate || !gate->live;
 	spin_unlock(&p->lock);
 	if (call)
 		p->desc->invalidate_range_end(mn, range);
@@ -710,13 +791,13 @@ static inline int __mncompat_gate_start(struct mmu_notifier *gate_mn,
 	spin_unlock(&p->lock);
 	if (!live)
 		return 0;
-	if (have_stale)
+	if (have_stale && !stale.failed)
 		__mncompat_end_noted(p, mn, range->mm, &stale);
 
 	spin_lock(&p->lock);
 	if (!gate->live) {
 		ret = 0;
-	} else if (!__mncompat_note_started(p, mn, range)) {
+	} else if (!__mncompat_note_started(p, mn, range, false)) {
 		ret = -EAGAIN;	/* no slot: refuse without the driver */
 	} else if (p->desc->invalidate_range_start(mn, range)) {
 		__mncompat_take_started(p, mn, current, range->start,
@@ -791,27 +872,50 @@ __mncompat_gate_range_start(struct mmu_notifier *mn, struct mm_struct *mm,
 	}
 #endif
 
+#ifdef MNCOMPAT_HAVE_MMU_NOTIFIER_GET
+/* A gate put by mncompat_mmu_notifier_put(): freed after the SRCU grace. */
+static void __maybe_unused __mncompat_gate_free(struct mmu_notifier *gate_mn)
+{
+	kfree(container_of(gate_mn, struct __mncompat_gate, mn));
+}
+#endif
+
 static const struct mmu_notifier_ops __maybe_unused __mncompat_gate_ops = {
 	.invalidate_range_start = __mncompat_gate_range_start,
 	__MNCOMPAT_FLAGS_FIELD(MNCOMPAT_RANGE_START_MAY_SLEEP)
+#ifdef MNCOMPAT_HAVE_MMU_NOTIFIER_GET
+	.free_notifier = __mncompat_gate_free,
+#endif
 };
+
+static inline bool __mncompat_ops_paired(const struct mmu_notifier_ops *ops)
+{
+	return ops && ops->invalidate_range_end == __mncompat_paired_range_end;
+}
 
 static inline bool __mncompat_is_paired(const struct mmu_notifier *mn)
 {
-	return mn->ops &&
-	       mn->ops->invalidate_range_end == __mncompat_paired_range_end;
+	return __mncompat_ops_paired(mn->ops);
 }
 
-static inline int __mncompat_register_paired(struct mmu_notifier *mn,
-					     struct mm_struct *mm)
+/* mmu_notifier_register(), or __mmu_notifier_register() under the lock. */
+static __always_inline int __mncompat_register_one(struct mmu_notifier *mn,
+					  struct mm_struct *mm,
+					  bool mmap_locked)
 {
-	struct __mncompat_pairing *p = __mncompat_pairing_of(mn);
-	struct __mncompat_gate *gate;
-	int ret;
+	return mmap_locked ? __mmu_notifier_register(mn, mm) :
+			     mmu_notifier_register(mn, mm);
+}
 
-	gate = kzalloc(sizeof(*gate), GFP_KERNEL);
+/* A new gate for mn on mm, listed in p (not yet registered). */
+static inline struct __mncompat_gate *
+__mncompat_new_gate(struct __mncompat_pairing *p, struct mmu_notifier *mn,
+		    struct mm_struct *mm)
+{
+	struct __mncompat_gate *gate = kzalloc(sizeof(*gate), GFP_KERNEL);
+
 	if (!gate)
-		return -ENOMEM;
+		return NULL;
 	gate->mn.ops = &__mncompat_gate_ops;
 	gate->main = mn;
 	gate->mm = mm;
@@ -820,16 +924,45 @@ static inline int __mncompat_register_paired(struct mmu_notifier *mn,
 	gate->next = p->gates;
 	p->gates = gate;
 	spin_unlock(&p->lock);
+	return gate;
+}
+
+static inline void __mncompat_free_new_gate(struct __mncompat_pairing *p,
+					    struct __mncompat_gate *gate)
+{
+	spin_lock(&p->lock);
+	__mncompat_unlist_gate(p, gate);
+	spin_unlock(&p->lock);
+	kfree(gate);
+}
+
+/*
+ * The gate, then the driver's subscription: mmu_notifier_register() each,
+ * or with the caller holding the mmap lock for writing,
+ * __mmu_notifier_register() each (nothing here takes the mmap lock then).
+ * Always inlined, so that each form's code holds its own calls only.
+ */
+static __always_inline int __mncompat_register_paired(struct mmu_notifier *mn,
+					     struct mm_struct *mm,
+					     bool mmap_locked)
+{
+	struct __mncompat_pairing *p = __mncompat_pairing_of(mn);
+	struct __mncompat_gate *gate;
+	int ret;
+
+	gate = __mncompat_new_gate(p, mn, mm);
+	if (!gate)
+		return -ENOMEM;
 	/*
 	 * The gate first: the kernel adds at the head of the mm's list, so
 	 * the driver's subscription is called before the gate, and a range
 	 * that sees the gate turn live between the two is already noted by
 	 * the driver's (the gate then ends it before starting it again).
 	 */
-	ret = mmu_notifier_register(&gate->mn, mm);
+	ret = __mncompat_register_one(&gate->mn, mm, mmap_locked);
 	if (ret)
-		goto unlist;
-	ret = mmu_notifier_register(mn, mm);
+		goto free;
+	ret = __mncompat_register_one(mn, mm, mmap_locked);
 	if (ret)
 		goto unregister;
 	spin_lock(&p->lock);
@@ -838,14 +971,98 @@ static inline int __mncompat_register_paired(struct mmu_notifier *mn,
 	return 0;
 
 unregister:
+	/* Takes no mmap lock: also right where the caller holds it. */
 	mmu_notifier_unregister(&gate->mn, mm);
-unlist:
-	spin_lock(&p->lock);
-	__mncompat_unlist_gate(p, gate);
-	spin_unlock(&p->lock);
-	kfree(gate);
+free:
+	__mncompat_free_new_gate(p, gate);
 	return ret;
 }
+
+#ifdef MNCOMPAT_HAVE_MMU_NOTIFIER_GET
+/*
+ * mmu_notifier_get() for a paired table: under the mmap lock (which keeps
+ * the OOM reaper and process_mrelease() out, so no non-blockable range
+ * comes before the gate is live) the kernel's subscription for (ops, mm),
+ * new or shared, and one gate for it, counted per get.
+ */
+static inline struct mmu_notifier *
+__mncompat_get_paired(const struct mmu_notifier_ops *ops, struct mm_struct *mm)
+{
+	struct __mncompat_pairing *p;
+	struct __mncompat_gate *gate;
+	struct mmu_notifier *mn;
+	int ret = 0;
+
+	mncompat_mmap_write_lock(mm);
+	mn = mmu_notifier_get_locked(ops, mm);
+	if (IS_ERR(mn))
+		goto unlock;
+	p = __mncompat_pairing_of(mn);
+	spin_lock(&p->lock);
+	gate = __mncompat_gate_of(p, mn);
+	if (gate)
+		gate->users++;
+	spin_unlock(&p->lock);
+	if (gate)
+		goto unlock;
+	gate = __mncompat_new_gate(p, mn, mm);
+	if (!gate) {
+		ret = -ENOMEM;
+	} else {
+		ret = __mmu_notifier_register(&gate->mn, mm);
+		if (ret)
+			__mncompat_free_new_gate(p, gate);
+	}
+	if (ret) {
+		mmu_notifier_put(mn);
+		mn = ERR_PTR(ret);
+		goto unlock;
+	}
+	spin_lock(&p->lock);
+	gate->users = 1;
+	gate->live = true;
+	spin_unlock(&p->lock);
+unlock:
+	mncompat_mmap_write_unlock(mm);
+	return mn;
+}
+
+/*
+ * mmu_notifier_put() for a paired table. The last put takes the gate out
+ * (it calls the driver no more: the driver's subscription may be freed
+ * one SRCU grace period after its put, while the gate is still called)
+ * and forgets the ranges noted for the subscription (a range still in
+ * flight gets its range_end from the kernel; one a 4.19-5.11 kernel never
+ * ends stays unended: the subscription is going away), then puts the
+ * subscription and the gate (both freed after the SRCU grace period). A
+ * get in between finds no gate and makes a new one. Between the two, a
+ * failing non-blockable start would reach the kernel without a gate; the
+ * OOM reaper and process_mrelease() come only to an exiting mm, whose
+ * subscriptions exit_mmap() took out before its files are closed. Does not
+ * sleep.
+ */
+static inline void __mncompat_put_paired(struct mmu_notifier *mn)
+{
+	struct __mncompat_pairing *p = __mncompat_pairing_of(mn);
+	struct __mncompat_gate *gate;
+	struct __mncompat_started s;
+
+	spin_lock(&p->lock);
+	gate = __mncompat_gate_of(p, mn);
+	if (gate && !--gate->users) {
+		gate->live = false;
+		__mncompat_unlist_gate(p, gate);
+		while (__mncompat_take_started(p, mn, NULL, 0, 0, true, &s))
+			;
+	} else {
+		gate = NULL;
+	}
+	spin_unlock(&p->lock);
+	mmu_notifier_put(mn);
+	if (gate)
+		mmu_notifier_put(&gate->mn);
+}
+#endif
 
 static inline void __mncompat_unregister_paired(struct mmu_notifier *mn,
 						struct mm_struct *mm)
@@ -869,7 +1086,7 @@ static inline void __mncompat_unregister_paired(struct mmu_notifier *mn,
 		spin_lock(&p->lock);
 		more = __mncompat_take_started(p, mn, NULL, 0, 0, true, &s);
 		spin_unlock(&p->lock);
-		if (more)
+		if (more && !s.failed)
 			__mncompat_end_noted(p, mn, mm, &s);
 	} while (more);
 	if (gate) {
@@ -904,17 +1121,251 @@ static inline void __mncompat_unregister_paired(struct mmu_notifier *mn,
  * For every table of MNCOMPAT_MMU_NOTIFIER_OPS. For a table whose
  * range_start may fail (see the header comment) it also registers the
  * gate that keeps range_start and range_end paired; for any other table
- * it is mmu_notifier_register(). May sleep; returns 0 or a negative errno.
+ * it is mmu_notifier_register(). Takes the mmap lock, may sleep; returns 0
+ * or a negative errno.
  */
 static inline int mncompat_mmu_notifier_register(struct mmu_notifier *mn,
 						 struct mm_struct *mm)
 {
 #if __MNCOMPAT_PAIRING
 	if (__mncompat_is_paired(mn))
-		return __mncompat_register_paired(mn, mm);
+		return __mncompat_register_paired(mn, mm, false);
 #endif
 	return mmu_notifier_register(mn, mm);
 }
+
+/**
+ * __mncompat_mmu_notifier_register - __mmu_notifier_register() for compat tables
+ * @mn: the subscription, its ops set
+ * @mm: the mm to register on, its mmap lock held for writing by the caller
+ *
+ * As mncompat_mmu_notifier_register(), for a caller that holds the mmap
+ * lock (mncompat_mmap_write_lock()), as __mmu_notifier_register() wants:
+ * the gate and the subscription are registered with
+ * __mmu_notifier_register(), and nothing here takes the mmap lock. Undo
+ * it with mncompat_mmu_notifier_unregister() (without the lock). May
+ * sleep; returns 0 or a negative errno.
+ */
+static inline int __mncompat_mmu_notifier_register(struct mmu_notifier *mn,
+						   struct mm_struct *mm)
+{
+#if __MNCOMPAT_PAIRING
+	if (__mncompat_is_paired(mn))
+		return __mncompat_register_paired(mn, mm, true);
+#endif
+	return __mmu_notifier_register(mn, mm);
+}
+
+#ifdef MNCOMPAT_HAVE_MMU_NOTIFIER_GET
+/**
+ * mncompat_mmu_notifier_get - mmu_notifier_get() for compat tables
+ * @ops: the table (with .alloc_notifier and .free_notifier)
+ * @mm: the mm
+ *
+ * The one subscription of @ops on @mm, allocated by ops->alloc_notifier()
+ * the first time, as mmu_notifier_get() (5.4 2c7933f53f6b); for a table
+ * whose range_start may fail, with its gate (one per subscription, however
+ * many gets). Takes the mmap lock, may sleep; the subscription or an
+ * ERR_PTR(). Pair each with mncompat_mmu_notifier_put().
+ */
+static inline struct mmu_notifier *
+mncompat_mmu_notifier_get(const struct mmu_notifier_ops *ops,
+			  struct mm_struct *mm)
+{
+#if __MNCOMPAT_PAIRING
+	if (__mncompat_ops_paired(ops))
+		return __mncompat_get_paired(ops, mm);
+#endif
+	return mmu_notifier_get(ops, mm);
+}
+
+/**
+ * mncompat_mmu_notifier_put - mmu_notifier_put() for compat tables
+ * @mn: a subscription of mncompat_mmu_notifier_get()
+ *
+ * Drops a reference; the last one frees the subscription (and its gate)
+ * through ops->free_notifier() after the SRCU grace period, as
+ * mmu_notifier_put(). Does not sleep; may be called from the table's
+ * release callback. Call mncompat_mmu_notifier_synchronize() before the
+ * module goes.
+ */
+static inline void mncompat_mmu_notifier_put(struct mmu_notifier *mn)
+{
+#if __MNCOMPAT_PAIRING
+	if (__mncompat_is_paired(mn)) {
+		__mncompat_put_paired(mn);
+		return;
+	}
+#endif
+	mmu_notifier_put(mn);
+}
+#else
+/*
+ * get/put on kernels without them (before 5.4): for tables of
+ * MNCOMPAT_MMU_NOTIFIER_GET_OPS, whose struct mmu_notifier_ops is the
+ * first member of a struct __mncompat_get_table (the table's name is an
+ * alias of it) with alloc_notifier, free_notifier, the driver's release
+ * and the table's subscriptions, one per mm, counted. The table's release
+ * is __mncompat_get_release(), by which compat knows such a table.
+ */
+struct __mncompat_get_sub {
+	struct list_head link;		/* in state->subs */
+	struct mmu_notifier *mn;
+	struct mm_struct *mm;
+	unsigned int users;		/* gets not yet put */
+	const struct __mncompat_get_table *table;
+	struct work_struct work;	/* the last put's unregister */
+};
+
+struct __mncompat_get_state {
+	struct mutex lock;		/* serialises gets */
+	spinlock_t subs_lock;		/* subs and users, also for puts */
+	struct list_head subs;
+};
+
+struct __mncompat_get_table {
+	struct mmu_notifier_ops table;	/* first: the table itself */
+	void (*release)(struct mmu_notifier *mn, struct mm_struct *mm);
+	struct mmu_notifier *(*alloc_notifier)(struct mm_struct *mm);
+	void (*free_notifier)(struct mmu_notifier *mn);
+	struct __mncompat_get_state *state;
+};
+
+static inline const struct __mncompat_get_table *
+__mncompat_get_table_of(const struct mmu_notifier_ops *ops)
+{
+	return container_of(ops, struct __mncompat_get_table, table);
+}
+
+void __mncompat_get_release(struct mmu_notifier *mn, struct mm_struct *mm);
+
+void __weak __mncompat_get_release(struct mmu_notifier *mn,
+				   struct mm_struct *mm)
+{
+	const struct __mncompat_get_table *t = __mncompat_get_table_of(mn->ops);
+
+	if (t->release)
+		t->release(mn, mm);
+}
+
+static inline void mncompat_mmu_notifier_unregister(struct mmu_notifier *mn,
+						    struct mm_struct *mm);
+
+/* The last put's work: unregister (it may sleep), then free. */
+static void __maybe_unused __mncompat_get_unregister(struct work_struct *work)
+{
+	struct __mncompat_get_sub *sub =
+		container_of(work, struct __mncompat_get_sub, work);
+
+	mncompat_mmu_notifier_unregister(sub->mn, sub->mm);
+	sub->table->free_notifier(sub->mn);
+	kfree(sub);
+}
+
+/* The counted subscription of t on mm, or NULL. */
+static inline struct __mncompat_get_sub *
+__mncompat_get_sub_of(const struct __mncompat_get_table *t,
+		      const struct mmu_notifier *mn, const struct mm_struct *mm)
+{
+	struct __mncompat_get_sub *sub;
+
+	lockdep_assert_held(&t->state->subs_lock);
+	list_for_each_entry(sub, &t->state->subs, link)
+		if (sub->mn == mn || (!mn && sub->mm == mm))
+			return sub;
+	return NULL;
+}
+
+/**
+ * mncompat_mmu_notifier_get - mmu_notifier_get() for compat tables
+ * @ops: a table of MNCOMPAT_MMU_NOTIFIER_GET_OPS
+ * @mm: the mm
+ *
+ * Emulated (this kernel has no get/put, 5.4 2c7933f53f6b): the table's one
+ * subscription on @mm, allocated by its alloc_notifier and registered with
+ * mncompat_mmu_notifier_register() the first time (the gate included),
+ * counted after. -EINVAL for a table not made by
+ * MNCOMPAT_MMU_NOTIFIER_GET_OPS. Takes the mmap lock, may sleep.
+ */
+static inline struct mmu_notifier *
+mncompat_mmu_notifier_get(const struct mmu_notifier_ops *ops,
+			  struct mm_struct *mm)
+{
+	const struct __mncompat_get_table *t;
+	struct __mncompat_get_sub *sub, *new;
+	struct mmu_notifier *mn;
+	int ret;
+
+	if (WARN_ON_ONCE(ops->release != __mncompat_get_release))
+		return ERR_PTR(-EINVAL);
+	t = __mncompat_get_table_of(ops);
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return ERR_PTR(-ENOMEM);
+	mutex_lock(&t->state->lock);
+	spin_lock(&t->state->subs_lock);
+	sub = __mncompat_get_sub_of(t, NULL, mm);
+	if (sub)
+		sub->users++;
+	spin_unlock(&t->state->subs_lock);
+	if (sub) {
+		mn = sub->mn;
+		kfree(new);
+		goto unlock;
+	}
+	mn = t->alloc_notifier(mm);
+	if (IS_ERR(mn)) {
+		kfree(new);
+		goto unlock;
+	}
+	mn->ops = ops;
+	ret = mncompat_mmu_notifier_register(mn, mm);
+	if (ret) {
+		t->free_notifier(mn);
+		kfree(new);
+		mn = ERR_PTR(ret);
+		goto unlock;
+	}
+	new->mn = mn;
+	new->mm = mm;
+	new->users = 1;
+	new->table = t;
+	INIT_WORK(&new->work, __mncompat_get_unregister);
+	spin_lock(&t->state->subs_lock);
+	list_add(&new->link, &t->state->subs);
+	spin_unlock(&t->state->subs_lock);
+unlock:
+	mutex_unlock(&t->state->lock);
+	return mn;
+}
+
+/**
+ * mncompat_mmu_notifier_put - mmu_notifier_put() for compat tables
+ * @mn: a subscription of mncompat_mmu_notifier_get()
+ *
+ * Emulated: the last put unregisters the subscription from a work item
+ * (mncompat_mmu_notifier_unregister(), which also calls its release while
+ * the mm lives, unlike the kernel's put) and then frees it with the
+ * table's free_notifier. Does not sleep; may be called from the table's
+ * release. Call mncompat_mmu_notifier_synchronize() before the module goes.
+ */
+static inline void mncompat_mmu_notifier_put(struct mmu_notifier *mn)
+{
+	const struct __mncompat_get_table *t = __mncompat_get_table_of(mn->ops);
+	struct __mncompat_get_sub *sub;
+	bool last = false;
+
+	spin_lock(&t->state->subs_lock);
+	sub = __mncompat_get_sub_of(t, mn, NULL);
+	if (!WARN_ON_ONCE(!sub) && !--sub->users) {
+		list_del(&sub->link);
+		last = true;
+	}
+	spin_unlock(&t->state->subs_lock);
+	if (last)
+		schedule_work(&sub->work);
+}
+#endif
 
 /**
  * mncompat_mmu_notifier_unregister - undo mncompat_mmu_notifier_register()
@@ -983,5 +1434,75 @@ static inline void mncompat_mmu_notifier_unregister(struct mmu_notifier *mn,
 		__MNCOMPAT_FLAGS_FIELD(mn_flags)			\
 		__VA_ARGS__						\
 	}
+
+/**
+ * MNCOMPAT_MMU_NOTIFIER_GET_OPS - a table for mncompat_mmu_notifier_get()
+ * @ops: name of the table
+ * @alloc_fn: struct mmu_notifier *(*)(mm), the table's alloc_notifier
+ * @free_fn: void (*)(mn), its free_notifier (must not sleep)
+ *
+ * The other arguments as MNCOMPAT_MMU_NOTIFIER_OPS(). Where the kernel has
+ * get/put (5.4+) the table is MNCOMPAT_MMU_NOTIFIER_OPS()'s with
+ * .alloc_notifier and .free_notifier. Elsewhere it is the first member of
+ * a struct __mncompat_get_table that holds them for compat's emulation
+ * (the name @ops is an alias of it), and its release is compat's, which
+ * calls @rel.
+ */
+#ifdef MNCOMPAT_HAVE_MMU_NOTIFIER_GET
+#define MNCOMPAT_MMU_NOTIFIER_GET_OPS(ops, alloc_fn, free_fn, rel,	\
+				      start_fn, end_fn, tlbs_fn,	\
+				      mn_flags, ...)			\
+	MNCOMPAT_MMU_NOTIFIER_OPS(ops, rel, start_fn, end_fn, tlbs_fn,	\
+				  mn_flags,				\
+				  .alloc_notifier = (alloc_fn),	\
+				  .free_notifier = (free_fn),		\
+				  __VA_ARGS__)
+#else
+#define MNCOMPAT_MMU_NOTIFIER_GET_OPS(ops, alloc_fn, free_fn, rel,	\
+				      start_fn, end_fn, tlbs_fn,	\
+				      mn_flags, ...)			\
+	_Static_assert(__MNCOMPAT_HAVE_TLBS_HOOK ||			\
+		       __MNCOMPAT_IS_NULL(tlbs_fn),			\
+		       __MNCOMPAT_NO_TLBS_HOOK_MSG(ops, tlbs_fn));	\
+	_Static_assert(!__MNCOMPAT_INVALIDATE_PAGE_ATOMIC ||		\
+		       !((mn_flags) & MNCOMPAT_RANGE_START_MAY_SLEEP) ||	\
+		       !__MNCOMPAT_IS_NULL(tlbs_fn),			\
+		       __MNCOMPAT_ATOMIC_PAGE_MSG(ops));		\
+	__MNCOMPAT_DEFINE_DESC(ops, rel, start_fn, end_fn, tlbs_fn,	\
+			       mn_flags);				\
+	__MNCOMPAT_DEFINE_PAIRING(ops);					\
+	__MNCOMPAT_DEFINE_PAIRED_START(ops)				\
+	__MNCOMPAT_DEFINE_RANGE_START(ops, start_fn)			\
+	__MNCOMPAT_DEFINE_RANGE_END(ops, end_fn)			\
+	__MNCOMPAT_DEFINE_INVALIDATE_PAGE(ops)				\
+	static struct __mncompat_get_state ops##__mncompat_get_state = {	\
+		.lock = __MUTEX_INITIALIZER(ops##__mncompat_get_state.lock), \
+		.subs_lock =						\
+		  __SPIN_LOCK_UNLOCKED(ops##__mncompat_get_state.subs_lock), \
+		.subs = LIST_HEAD_INIT(ops##__mncompat_get_state.subs),	\
+	};								\
+	static const struct mmu_notifier_ops ops			\
+		__attribute__((alias(#ops "__mncompat_get_table")));	\
+	static const struct __mncompat_get_table			\
+	ops##__mncompat_get_table = {					\
+		.table = {						\
+			.release = __mncompat_get_release,		\
+			.invalidate_range_start =			\
+				__MNCOMPAT_START_VALUE(start_fn, ops,	\
+						       end_fn, mn_flags), \
+			.invalidate_range_end =				\
+				__MNCOMPAT_END_VALUE(end_fn, ops,	\
+						     start_fn, mn_flags), \
+			__MNCOMPAT_TLBS_FIELD(tlbs_fn, start_fn, end_fn) \
+			__MNCOMPAT_INVALIDATE_PAGE(ops)			\
+			__MNCOMPAT_FLAGS_FIELD(mn_flags)		\
+			__VA_ARGS__					\
+		},							\
+		.release = (rel),					\
+		.alloc_notifier = (alloc_fn),				\
+		.free_notifier = (free_fn),				\
+		.state = &ops##__mncompat_get_state,			\
+	}
+#endif
 
 #endif /* _MNCOMPAT_MMU_NOTIFIER_H */

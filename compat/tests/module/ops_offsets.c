@@ -27,4 +27,18 @@ static void __used mncompat_test_ops_offsets(void)
 #ifdef MNCOMPAT_HAVE_INVALIDATE_PAGE
 	MNCOMPAT_OFFSET(invalidate_page);
 #endif
+#if defined(MNCOMPAT_HAVE_CLEAR_FLUSH_YOUNG_RANGE) || \
+	defined(MNCOMPAT_HAVE_CLEAR_FLUSH_YOUNG_ADDR)
+	MNCOMPAT_OFFSET(clear_flush_young);
+#endif
+#ifdef MNCOMPAT_HAVE_CLEAR_YOUNG
+	MNCOMPAT_OFFSET(clear_young);
+#endif
+#ifdef MNCOMPAT_HAVE_TEST_YOUNG
+	MNCOMPAT_OFFSET(test_young);
+#endif
+#ifdef MNCOMPAT_HAVE_MMU_NOTIFIER_GET
+	MNCOMPAT_OFFSET(alloc_notifier);
+	MNCOMPAT_OFFSET(free_notifier);
+#endif
 }

@@ -1,0 +1,1 @@
+../module/ops_offsets.c
