@@ -143,9 +143,9 @@ __mncompat_interval_start(struct mmu_notifier *mn,
 	if (sub->ops->invalidate(sub, range, cur_seq))
 		return 0;
 	/*
-	 * No range_end comes for a failed range_start on the kernels that
-	 * need this emulation (before 5.5: 4.19-5.11 behaviour, see
-	 * <mncompat/mmu_notifier.h>); the table is registered plainly.
+	 * No range_end of this table comes for a failed range_start: the
+	 * table is registered with compat's gate (where its range_start may
+	 * fail, 4.19+), which fails the range for it on 5.12+ too.
 	 */
 	__mncompat_interval_finish(sub);
 	return -EAGAIN;
@@ -227,8 +227,9 @@ __mncompat_insert(struct mncompat_mmu_interval_notifier *sub,
 
 	if (ret)
 		return ret;
-	return mmap_locked ? __mmu_notifier_register(&sub->mn, mm) :
-			     mmu_notifier_register(&sub->mn, mm);
+	/* compat's forms: the table's range_start may fail (the gate). */
+	return mmap_locked ? __mncompat_mmu_notifier_register(&sub->mn, mm) :
+			     mncompat_mmu_notifier_register(&sub->mn, mm);
 }
 
 /**
@@ -264,7 +265,7 @@ static inline void mncompat_mmu_interval_notifier_remove(
 {
 	/* mmu_notifier_unregister() calls release: not an invalidation. */
 	WRITE_ONCE(interval_sub->removing, true);
-	mmu_notifier_unregister(&interval_sub->mn, interval_sub->mm);
+	mncompat_mmu_notifier_unregister(&interval_sub->mn, interval_sub->mm);
 }
 
 /* Begin a read side critical section; may sleep. */
