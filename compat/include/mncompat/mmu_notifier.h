@@ -1482,7 +1482,7 @@ static inline void mncompat_mmu_notifier_unregister(struct mmu_notifier *mn,
 		.subs = LIST_HEAD_INIT(ops##__mncompat_get_state.subs),	\
 	};								\
 	static const struct mmu_notifier_ops ops			\
-		__attribute__((alias(#ops "__mncompat_get_table")));	\
+		__alias(ops##__mncompat_get_table);			\
 	static const struct __mncompat_get_table			\
 	ops##__mncompat_get_table = {					\
 		.table = {						\

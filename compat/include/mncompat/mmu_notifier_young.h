@@ -78,25 +78,30 @@
 #define mncompat_test_young_t		__maybe_unused int
 #endif
 
-/* The table fields: ".field = fn," where the kernel has the callback. */
+/*
+ * The table fields: ".field = fn," where the kernel has the callback,
+ * nothing (__MNCOMPAT_NO_FIELD) where it has none.
+ */
+#define __MNCOMPAT_NO_FIELD(...)
 #if defined(MNCOMPAT_HAVE_CLEAR_FLUSH_YOUNG_RANGE)
 #define MNCOMPAT_CLEAR_FLUSH_YOUNG(fn)	.clear_flush_young = (fn),
 #elif defined(MNCOMPAT_HAVE_CLEAR_FLUSH_YOUNG_ADDR)
 #define MNCOMPAT_CLEAR_FLUSH_YOUNG(fn)					\
+	__MNCOMPAT_NO_FIELD(fn)						\
 	.clear_flush_young =						\
 		mncompat_clear_flush_young_takes_one_address_before_3_18_no_trampoline,
 #else
-#define MNCOMPAT_CLEAR_FLUSH_YOUNG(fn)
+#define MNCOMPAT_CLEAR_FLUSH_YOUNG(fn)	__MNCOMPAT_NO_FIELD(fn)
 #endif
 #ifdef MNCOMPAT_HAVE_CLEAR_YOUNG
 #define MNCOMPAT_CLEAR_YOUNG(fn)	.clear_young = (fn),
 #else
-#define MNCOMPAT_CLEAR_YOUNG(fn)
+#define MNCOMPAT_CLEAR_YOUNG(fn)	__MNCOMPAT_NO_FIELD(fn)
 #endif
 #ifdef MNCOMPAT_HAVE_TEST_YOUNG
 #define MNCOMPAT_TEST_YOUNG(fn)		.test_young = (fn),
 #else
-#define MNCOMPAT_TEST_YOUNG(fn)
+#define MNCOMPAT_TEST_YOUNG(fn)		__MNCOMPAT_NO_FIELD(fn)
 #endif
 
 /*
