@@ -48,10 +48,12 @@ dir=$MNCOMPAT_CACHE/kernels/$name-$key
 
 # entry_ok DIR: DIR is a whole build whose trees point at the final place
 # ($dir): the image, what a module build reads (Module.symvers, the
-# config, modpost), the build tree's Makefile and source link naming
-# $dir/src.
+# config, modpost), the build tree's Makefile naming $dir/src and no other
+# folder of the cache's kernels, its source link naming $dir/src.
 entry_ok() {
-	[ -e "$1/.done" ] &&
+	[ "$(grep -o "$MNCOMPAT_CACHE/kernels/[^/]*" "$1/build/Makefile" 2>/dev/null |
+		sort -u)" = "$dir" ] &&
+		[ -e "$1/.done" ] &&
 		[ -r "$1/build/arch/x86/boot/bzImage" ] &&
 		[ -r "$1/build/Module.symvers" ] &&
 		[ -r "$1/build/include/config/kernel.release" ] &&
@@ -74,6 +76,7 @@ else
 	[ ! -e "$dir" ] || log "$name: $dir fails its check: building it again"
 	tree=$("$MNCOMPAT_TOP/ci/kernels/unpack-source.sh" "$series/$release" "$version")
 	entry_aside "$dir"
+	# shellcheck disable=SC2154 # set by entry_aside (cache-entry.sh)
 	tmp=$entry_tmp
 	export CCACHE_BASEDIR="$tmp"
 	log "$name: building $pkg $version ($release, key $key) in $tmp, for $dir"
@@ -105,10 +108,11 @@ else
 		make -C "$tmp/src" O="$tmp/build" ARCH=x86_64 -j"$MNCOMPAT_JOBS" \
 		CC="ccache gcc" bzImage modules
 	log "$name: built in $(($(date +%s) - start))s ($(ccache -s | grep -iE 'hits:' | head -n 1 | tr -s ' '))"
-	# kbuild names the source tree by its absolute path in the build
-	# tree's Makefile and source link: name the final place.
-	entry_run - "$name: pointing its build tree at $dir/src" \
-		sed -i "s|$tmp/src|$dir/src|g" "$tmp/build/Makefile"
+	# kbuild names the trees by their absolute paths in the build tree's
+	# Makefile (the source tree; 6.13+ the build tree too, KBUILD_OUTPUT)
+	# and source link: name the final place.
+	entry_run - "$name: pointing its build tree at $dir" \
+		sed -i "s|$tmp/|$dir/|g" "$tmp/build/Makefile"
 	ln -sfn "$dir/src" "$tmp/build/source"
 	echo "$pkg $version" >"$tmp/.done"
 	entry_ok "$tmp" || die "$name: the build lacks files a module build needs"

@@ -85,6 +85,7 @@ compiler_named() {
 if ! entry_ok "$dir"; then
 	[ ! -e "$dir" ] || log "$name: $dir fails its check: preparing it again"
 	entry_aside "$dir"
+	# shellcheck disable=SC2154 # set by entry_aside (cache-entry.sh)
 	tmp=$entry_tmp
 	mkdir "$tmp/deb"
 	log "$name: downloading $image $headers $common $kbuild ($version)"

@@ -44,7 +44,8 @@ if ! source_ok "$dir"; then
 	if ! source_ok "$dir"; then
 		[ ! -e "$dir" ] || log "$dir fails its check: preparing it again"
 		entry_aside "$dir"
-		tmp=$entry_tmp # (set by entry_aside)
+		# shellcheck disable=SC2154 # set by entry_aside (cache-entry.sh)
+		tmp=$entry_tmp
 		log "downloading $pkg $version ($release) and unpacking it into $dir"
 		mkdir "$tmp/.deb" "$tmp/.pkg"
 		"$MNCOMPAT_TOP/ci/kernels/apt-state.sh" download "$tmp/.deb" \
