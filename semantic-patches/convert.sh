@@ -734,6 +734,12 @@ check_left='
 		inmac && /\)/ {
 			inmac = 0
 			sub(/.*MNCOMPAT_MMU_NOTIFIER_OPS\(/, "", mac)
+			m = mac
+			while (upto >= 7 && match(m, /\.(clear_flush_young|clear_young|test_young)[ \t]*=[ \t]*[A-Za-z_0-9]+/)) {
+				s = substr(m, RSTART, RLENGTH); sub(/.*=[ \t]*/, "", s)
+				if (s != "NULL" && s != "0") young[s] = 1
+				m = substr(m, RSTART + RLENGTH)
+			}
 			n = split(mac, a, ",")
 			for (i = 3; i <= 4 && i <= n; i++) {
 				gsub(/[ \t]/, "", a[i])
@@ -745,7 +751,7 @@ check_left='
 		upto >= 5 && /set_pte_at_notify[ \t]*\(|mmu_notifier_change_pte[ \t]*\(/ { left("set_pte_at_notify()/mmu_notifier_change_pte()") }
 		upto >= 6 && /(^|[^_A-Za-z0-9])make_device_exclusive_range[ \t]*\(/ { left("make_device_exclusive_range()") }
 		upto >= 7 && /(^|[^_A-Za-z0-9])p[tm]dp_clear_(flush_)?young_notify[ \t]*\(|(^|[^_A-Za-z0-9])(ptep|pmdp_huge|pudp_huge)_clear_flush_notify[ \t]*\(/ { left("a *_young_notify()/*_clear_flush_notify() call") }
-		ops && upto >= 7 && compat == "no" && /^[ \t]*\.(clear_flush_young|clear_young|test_young)[ \t]*=/ {
+		ops && upto >= 7 && /^[ \t]*\.(clear_flush_young|clear_young|test_young)[ \t]*=/ {
 			s = $0; sub(/.*=[ \t]*/, "", s); sub(/[ \t,].*/, "", s)
 			if (s != "NULL" && s != "0") young[s] = 1
 		}
@@ -755,7 +761,7 @@ check_left='
 			for (i = 1; i <= nl; i++)
 				for (c in young)
 					if (line[i] ~ "^([a-z].*[ \t])?int[ \t]+" c "[ \t]*\\(")
-						printf "%s:%d: [check] review: %s, a young callback, still returns int after the conversion (7.1 wants bool: see the notes; spatch may not have parsed it)\n", rel, i, c
+						printf "%s:%d: [check] review: %s, a young callback, still returns int after the conversion (7.1 wants bool, compat its mncompat_*_young_t: see the notes; spatch may not have parsed it)\n", rel, i, c
 			if (upto < 2) return
 			for (i = 1; i <= nl; i++) {
 				for (c in cb) {

@@ -19,9 +19,10 @@
 // Comments: Untyped run-time assignments to a young field, callbacks not
 //  defined in the file or split by #if/#else, and a *_young_notify() call
 //  whose vma or address is not a plain variable or field (it would be
-//  evaluated twice) are reported.  With -D compat the step leaves the
-//  return types to compat (the kernels before 7.1 want int).  In patch
-//  mode the notes go to stderr as "FILE:LINE: [7.1] ..." lines.
+//  evaluated twice) are reported.  With -D compat a callback gets compat's
+//  return type for its field (mncompat_clear_young_t and the others:
+//  bool from 7.1 on, int before) and keeps its returns.  In patch mode
+//  the notes go to stderr as "FILE:LINE: [7.1] ..." lines.
 // Options: --no-includes --include-headers
 // Keywords: mmu_notifier, clear_flush_young, clear_young, test_young
 
@@ -137,28 +138,30 @@ int fn@pf(PL) { ... }
 fn << defs.fn;
 pf << defs.pf;
 fn2;
+T;
 @@
 if plan71.converts(fn, pf):
     coccinelle.fn2 = fn
+    coccinelle.T = cocci.make_type(plan71.return_type(fn))
 else:
     cocci.include_match(False)
 
-@depends on patch && !compat@
+@depends on patch@
 identifier todo.fn2;
+type todo.T;
 parameter list PL;
-typedef bool;
 @@
 - int fn2(PL)
-+ bool fn2(PL)
++ T fn2(PL)
   { ... }
 
-@depends on patch && !compat@
+@depends on patch@
 identifier todo.fn2;
+type todo.T;
 parameter list PL;
-typedef bool;
 @@
 - int fn2(PL);
-+ bool fn2(PL);
++ T fn2(PL);
 
 @depends on patch && !compat@
 identifier todo.fn2;

@@ -107,12 +107,26 @@ def converts(fn, pf):
         done.add(k)
         fields = sorted(set(f for f, _ in callbacks[fn]))
         if 'compat' in step.defined:
-            step.note(pf, "%s (%s) keeps its int return here: compat declares the "
-                      "young callbacks' return type" % (fn, ', '.join(fields)))
+            step.note(pf, "converted: %s (%s): int -> mncompat_%s_t (compat: bool from "
+                      "7.1 on, int before)" % (fn, ', '.join(fields), kind_of(fn)))
         else:
             step.note(pf, "converted: %s (%s): int -> bool (7.1)"
                       % (fn, ', '.join(fields)))
-    return 'compat' not in step.defined
+    return True
+
+
+def return_type(fn):
+    """fn's new return type: bool, or with compat compat's type for its
+    field (bool from 7.1 on, int before)."""
+    if 'compat' in step.defined:
+        return 'mncompat_%s_t' % kind_of(fn)
+    return 'bool'
+
+
+def kind_of(fn):
+    """The field whose return type compat gives fn: the first a table of
+    this file put it in (the three changed together)."""
+    return callbacks[fn][0][0] if fn in callbacks else None
 
 
 def notify_call(pc, m, v, a):

@@ -62,15 +62,18 @@ class YoungTest(Files):
         self.assertFalse(plan71.converts('dev_young', at(path, 1)))
         self.assertIn('review: dev_young is split by #if/#else', self.out.getvalue())
 
-    def test_compat_leaves_the_return_type(self):
+    def test_compat_gives_compats_return_type(self):
         step = mncocci.Step('7.1', argv=['spatch', '-D', 'patch', '-D', 'compat'],
                             out=self.out)
         plan71.start(step)
         path = self.write('a.c', CALLBACK)
         plan71.table(at(path, 20), 'test_young', 'dev_young')
-        self.assertFalse(plan71.converts('dev_young', at(path, 1)))
-        self.assertIn('compat declares', self.out.getvalue())
+        self.assertTrue(plan71.converts('dev_young', at(path, 1)))
+        self.assertEqual(plan71.return_type('dev_young'), 'mncompat_test_young_t')
+        self.assertIn('int -> mncompat_test_young_t', self.out.getvalue())
         self.assertNotIn('review', self.out.getvalue())
+        plan71.start(self.step)
+        self.assertEqual(plan71.return_type('dev_young'), 'bool')
 
     def test_assignments(self):
         plan71.assigned(at('a.c', 3), 'clear_young', 'NULL')
