@@ -8,7 +8,8 @@ bug before and after); tests x kernels (cell text = the text matrix's
 label, colour by class: pass, xfail (expected non-pass, seen), skip,
 unexpected, none);
 per suite and kernel the build, guest and test seconds, guest status and
-accelerator (and why it was chosen); the compat macros each kernel got.
+accelerator (and why it was chosen); each kernel's behaviours and the
+compat macros it got.
 Links go to RESULTS_DIR/<kernel>/console.log, ktap.tap and each suite's
 console.log (relative, so the folder can move).
 Inline CSS, no scripts.
@@ -115,6 +116,21 @@ def steps_table(results_dir, cells, kernels):
                 "</td>")
         out.append("</tr>")
     out.append("</table>")
+    return out
+
+
+def behaviour_list(results_dir, kernels):
+    """Each kernel's behaviours (ci/kernels/behaviours.md) and where they
+    come from, as its kernel.env has them."""
+    out = ['<ul id="behaviours">']
+    for k in kernels:
+        env = results.kernel_env(results_dir, k)
+        words = env.get("KERNEL_BEHAVIOURS", "")
+        out.append(f'<li data-behaviours-of="{esc(k)}"><b>{esc(k)}</b>: '
+                   f'{esc(words or "(none known)")} '
+                   f'<i>{esc(env.get("KERNEL_BEHAVIOUR_SOURCE", ""))}</i>'
+                   '</li>')
+    out.append("</ul>")
     return out
 
 
@@ -250,6 +266,8 @@ def page(results_dir, cells):
         out.append(f"<li><b>{esc(name)}</b> ({n} suite runs)"
                    f"{': ' + esc(why) if why else ''}</li>")
     out.append("</ul>")
+    out.append("<h2>Kernel behaviours (ci/kernels/behaviours.md)</h2>")
+    out += behaviour_list(results_dir, kernels)
     out.append("<h2>Compat macros detected (MNCOMPAT_HAVE_*)</h2>")
     out += compat_list(results_dir, kernels)
     out.append("</body></html>")
