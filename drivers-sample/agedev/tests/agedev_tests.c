@@ -223,7 +223,7 @@ TEST_F(agedev, mglru_aging)
 	if (access(LRU_GEN, W_OK) || !f || !fgets(enabled, sizeof(enabled), f)) {
 		if (f)
 			fclose(f);
-		SKIP(return, "no lru_gen (6.1+) in this kernel (%s, CONFIG_LRU_GEN)", LRU_GEN);
+		SKIP(return, "no MGLRU-secondary-MMU-aging (6.12+) in this kernel: no %s (CONFIG_LRU_GEN)", LRU_GEN);
 	}
 	fclose(f);
 	/* Off (its default on 6.1): on for this test. */
