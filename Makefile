@@ -14,6 +14,14 @@
 # 5.10 -> 6.12, 6.1 -> 6.12, 6.12 -> 7.3, semantic-patches/check-pairs.sh),
 # make boot-flake FLAKE="[-n BOOTS ...] SUITE_FILE KERNEL...".
 
+# What the command line gives (DRIVER, TESTS, CONVERT, KERNELS, ...) is
+# data: taken as written (make expands nothing in it: a $ stays a $), put
+# in the environment of the recipes (which name it "$$VAR", quoted) and not
+# handed on to the makes the scripts run (kbuild, the matrix's plan).
+$(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(eval \
+	override $(v) := $$(value $(v)))$(eval export $(v))))
+MAKEOVERRIDES :=
+
 SUITES := $(wildcard drivers-sample/*/*.suite)
 export KERNELS MNCOMPAT_CACHE MNCOMPAT_OUT
 
@@ -31,8 +39,9 @@ kernels: setup
 	ci/kernels/prepare-kernel.sh
 
 matrix: setup
-ifdef DRIVER
-	ci/run/driver-matrix.sh $(if $(CONVERT),--$(CONVERT)) $(DRIVER) $(TESTS)
+ifneq ($(origin DRIVER),undefined)
+	ci/run/driver-matrix.sh $${CONVERT:+"--convert=$$CONVERT"} -- \
+		"$$DRIVER" $${TESTS:+"$$TESTS"}
 else
 	ci/run/matrix.sh $(SUITES)
 endif
@@ -46,8 +55,9 @@ unit:
 check:
 	ci/checks/check-style.sh
 
+# BENCHMARK and FLAKE are lists of words: split on blanks, never globbed.
 benchmark: setup
-	ci/checks/benchmark.sh $(BENCHMARK)
+	set -f && ci/checks/benchmark.sh $${BENCHMARK-}
 
 bench: setup
 	semantic-patches/bench.sh
@@ -56,7 +66,7 @@ later-breaks: setup
 	semantic-patches/check-pairs.sh
 
 boot-flake: setup
-	ci/checks/boot-flake.sh $(FLAKE)
+	set -f && ci/checks/boot-flake.sh $${FLAKE-}
 
 clean:
 	rm -rf out

@@ -48,7 +48,7 @@ fi
 export MNCOMPAT_PYTHON
 
 die() {
-	echo "error: $*" >&2
+	printf 'error: %s\n' "$*" >&2
 	exit 1
 }
 
@@ -119,9 +119,26 @@ kernel_names() {
 }
 
 # selected_kernels: the kernels of $KERNELS (comma or space separated), or
-# every kernel of the matrix when it is unset.
+# every kernel of the matrix when it is unset. A kernel's name is A-Z a-z
+# 0-9 . _ -: anything else in KERNELS is refused here, before a shell
+# splits it.
 selected_kernels() {
+	case ${KERNELS:-} in
+	*[!A-Za-z0-9._,\ -]*)
+		die "KERNELS='$(printf '%s' "$KERNELS" | tr '[:cntrl:]' '?')': kernel names (A-Z a-z 0-9 . _ -) separated by commas or blanks"
+		;;
+	esac
 	echo "${KERNELS:-$(kernel_names)}" | tr ',' ' '
+}
+
+# plain_out DIR: refuse an output directory kbuild and make cannot take
+# (modules are built under it): A-Z a-z 0-9 / . _ + , @ - only.
+plain_out() {
+	case $1 in
+	*[!A-Za-z0-9/._+,@-]*)
+		die "output directory '$(printf '%s' "$1" | tr '[:cntrl:]' '?')' (MNCOMPAT_OUT): modules are built under it, and kbuild cannot take every name: A-Z a-z 0-9 / . _ + , @ - only"
+		;;
+	esac
 }
 
 # run_with_progress LOG LABEL CMD...: run CMD with its output in LOG and

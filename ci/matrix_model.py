@@ -16,7 +16,14 @@ A suite file has one directive per line; ci/run/stage-suite.sh's header says
 what each does. Parsing checks them all: an unknown directive, a
 converted-module without its mode or a "kernels" line is an error of the
 suite (a failing "harness" row for each of its runs, the others still
-run).
+run). The words of a step line are read as a POSIX shell reads them
+(a path with blanks or quotes in single quotes, as ci/run/driver-matrix.sh
+writes it); a word with a control character is refused, and so is a name
+the guest and the reports cannot carry: a module's (its directory's name)
+and a kernel module's are [A-Za-z0-9_-], a guest test's (its file name
+without the extension) A-Z a-z 0-9 _ . + - not starting with . or -. The
+steps go to ci/run/stage-suite.sh TAB-separated, data for it and for the
+guest's plan (ci/run/guest/init), never shell text.
 """
 import hashlib
 import os
@@ -35,6 +42,9 @@ DIRECTIVES = ("module", "converted-module", "kmod", "test", "exec",
               "wrapper", "timeout", "needs", "qemu", "append", "alone")
 KINDS = ("deb", "src", "user")
 LACKS_LIST = os.path.join(TOP, "ci", "kernels", "lacks.list")
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+MODULE_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+TEST_NAME = re.compile(r"^[A-Za-z0-9_+][A-Za-z0-9_.+-]*$")
 
 
 class ModelError(Exception):
@@ -334,6 +344,16 @@ class Suite:
             return
         directive, args = words[0], words[1:]
         rest = line.strip()[len(directive):].strip()
+        if directive not in ("qemu", "append"):
+            try:
+                args = shlex.split(rest)
+            except ValueError as e:
+                self._error(f"line {n}: {e}")
+            for a in args:
+                if CONTROL.search(a):
+                    self._error(f"line {n}: a control character in "
+                                f"{a.encode('unicode_escape').decode()!r}: "
+                                "a step cannot carry it")
         if directive == "kernels":
             self._error("a suite says what it needs of a kernel ('needs' "
                         "lines), not which kernels")
@@ -347,6 +367,7 @@ class Suite:
         if directive in ("module", "converted-module", "kmod", "test",
                          "exec", "wrapper") and not args:
             self._error(f"line {n}: {directive} needs an argument")
+        self._check_name(n, directive, args)
         if directive == "timeout":
             if len(args) != 1 or not args[0].isdigit() or int(args[0]) < 1:
                 self._error(f"line {n}: timeout wants seconds")
@@ -360,6 +381,25 @@ class Suite:
             setattr(self, directive, getattr(self, directive) + " " + rest)
         else:
             self.steps.append((directive, args))
+
+    def _check_name(self, n, directive, args):
+        """Refuse a name the guest's plan and the reports cannot carry."""
+        if directive in ("module", "converted-module", "kmod"):
+            name = os.path.basename(args[0].rstrip("/"))
+            if not MODULE_NAME.match(name):
+                self._error(f"line {n}: {directive} {args[0]}: a module's "
+                            f"name '{name}' may have A-Z a-z 0-9 _ - only")
+        elif directive in ("test", "exec", "wrapper"):
+            name = os.path.basename(args[0])
+            if directive == "test" and name.endswith(".c"):
+                name = name[:-2]
+            elif directive == "exec" and "." in name:
+                name = name[:name.rindex(".")]
+            if not TEST_NAME.match(name):
+                self._error(f"line {n}: {directive} {args[0]}: a guest test's "
+                            f"name '{name}' (it names its rows and its file in "
+                            "the guest) may have A-Z a-z 0-9 _ . + - only, not "
+                            "starting with . or -")
 
     def boot_group(self):
         """Suites of a kernel in the same group share one boot: a suite
@@ -436,14 +476,15 @@ class Suite:
 
     def step_lines(self):
         """The suite's build and run steps for ci/run/stage-suite.sh, one a
-        line: DIRECTIVE PATH [MODE [--naive=HOW]] [MAKEVAR=VALUE...], a
-        path relative to the repository top made absolute."""
+        line, its words TAB-separated (none has a control character):
+        DIRECTIVE PATH [MODE [--naive=HOW]] [MAKEVAR=VALUE...], a path
+        relative to the repository top made absolute."""
         out = []
         for directive, args in self.steps:
             args = list(args)
             if directive != "kmod" and not args[0].startswith("/"):
                 args[0] = os.path.join(TOP, args[0])
-            out.append(" ".join([directive] + args))
+            out.append("\t".join([directive] + args))
         return out
 
 

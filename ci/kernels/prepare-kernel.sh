@@ -13,8 +13,11 @@ set -eu
 # Each row is prepared under its lock ($MNCOMPAT_CACHE/kernels/NAME.lock,
 # ci/kernels/cache-entry.sh): a second run preparing it waits, then finds
 # its cache entry ready; its env file is written whole by one run at a time.
-# shellcheck disable=SC2046
-[ $# -gt 0 ] || set -- $(selected_kernels)
+if [ $# -eq 0 ]; then
+	kernels=$(selected_kernels) || exit 1
+	# shellcheck disable=SC2086 # kernel names, checked: no blanks, no globs
+	set -- $kernels
+fi
 model() {
 	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" "$@"
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Usage: ci/run/driver-matrix.sh [--timeout S] [--expect FILE]
-#                            [--compat | --native | --atomic] DRIVER [TESTS]
+#                            [--compat | --native | --atomic | --convert=MODE]
+#                            [--] DRIVER [TESTS]
 # (`make matrix DRIVER=... [TESTS=...]`.) Run an out-of-tree driver through
 # the matrix on the kernels of $KERNELS (default: all of ci/kernels/kernels.list):
 #
@@ -29,7 +30,15 @@
 # above); any other executable file (a static binary, or a #!/bin/sh script
 # for the guest's busybox) is run as it is. Each prints KTAP on stdout;
 # exit status non-zero fails it. Without TESTS the run loads and unloads
-# the module and checks the console for splats.
+# the module and checks the console for splats. A test's name (its file
+# name without the extension) names its rows and its file in the guest:
+# A-Z a-z 0-9 _ . + - only, and not starting with '.' or '-'.
+# Names: the paths of DRIVER and TESTS may have any character but a
+# control character (TAB, newline, ...); the driver directory's name is
+# the module's ([A-Za-z0-9_-]); $MNCOMPAT_OUT, where the modules are built,
+# may have no blank, quote, $, backslash or control character (kbuild cannot
+# take them). Anything else is refused with one error line, before
+# anything is written.
 # --timeout S: kill a guest after S seconds (default 300).
 # --expect FILE: judge with FILE instead of ci/report/expectations (same format).
 # --compat (the default): convert.sh --compat, compat's include path added
@@ -38,11 +47,12 @@
 #   it, no compat header; such a driver misses invalidations on kernels
 #   that still call invalidate_page (before 4.13).
 # --atomic: convert.sh --atomic (implies --native).
+# --convert=MODE: --MODE (compat, native or atomic: make's CONVERT=MODE).
 set -eu
 . "$(dirname "$0")/../lib.sh"
 
 usage() {
-	echo "usage: ci/run/driver-matrix.sh [--timeout S] [--expect FILE] [--compat | --native | --atomic] DRIVER [TESTS]" >&2
+	echo "usage: ci/run/driver-matrix.sh [--timeout S] [--expect FILE] [--compat | --native | --atomic | --convert=MODE] [--] DRIVER [TESTS]" >&2
 	exit 2
 }
 
@@ -63,6 +73,14 @@ while [ $# -gt 0 ]; do
 		mode=$1
 		shift
 		;;
+	--convert=compat | --convert=native | --convert=atomic)
+		mode=--${1#--convert=}
+		shift
+		;;
+	--convert=*)
+		printf "error: CONVERT='%s': give compat, native or atomic\n" "${1#--convert=}" >&2
+		exit 2
+		;;
 	--) shift && break ;;
 	-*) usage ;;
 	*) break ;;
@@ -74,8 +92,21 @@ case $# in
 esac
 driver=$1 tests=${2:-}
 
+# carried NAME WHAT: refuse a path the kit cannot carry (a control
+# character: the suite is lines, the steps are TAB-separated), named with
+# each such character shown as ? (one line).
+carried() {
+	case $1 in
+	*[[:cntrl:]]*)
+		die "$2 '$(printf '%s' "$1" | tr '[:cntrl:]' '?')': a control character (TAB, newline, ...) in a path: the kit cannot carry it; rename it or link it from a plain path"
+		;;
+	esac
+}
+
 # 1. Check everything before writing anything.
 [ -n "$driver" ] || die "DRIVER is empty"
+carried "$driver" DRIVER
+[ -z "$tests" ] || carried "$tests" TESTS
 [ -e "$driver" ] || die "no driver directory '$driver'"
 [ -d "$driver" ] || die "driver '$driver' is not a directory"
 driver=$(cd "$driver" && pwd)
@@ -103,28 +134,48 @@ kernels=$(selected_kernels)
 # shellcheck disable=SC2086
 check_kernels $kernels
 
-# one_word PATH: the suite file names the driver and each test by its
-# path, one word.
-one_word() {
-	case $1 in
-	*[[:space:]\'\"\$\\]*) die "path '$1': no blanks, quotes, \$ or \\ (the generated suite names it as one word); link it from a plain path" ;;
+# quoted WORD: WORD as one word of a suite line (ci/matrix_model.py reads
+# them as a POSIX shell would: single quotes, a quote itself as '\'').
+quoted() {
+	printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
+
+# test_name FILE NAME: refuse a test whose NAME (FILE's name without its
+# extension) the guest and the reports cannot carry.
+test_name() {
+	case $2 in
+	'' | [.-]* | *[!A-Za-z0-9_.+-]*)
+		die "test '$1': its name '$2' names its rows and its file in the guest: A-Z a-z 0-9 _ . + - only, not starting with . or - (rename it)"
+		;;
 	esac
 }
-one_word "$driver"
 
 # The test list: "c FILE" or "exec FILE" lines; names must not clash.
 test_list=""
 add_test() {
 	case $1 in
-	*.c) one_word "$1" && test_list="$test_list
-c $1" ;;
-	*) if [ -x "$1" ]; then
-		one_word "$1"
+	*.c) ;;
+	*)
+		if [ ! -x "$1" ]; then
+			[ "$2" != single ] ||
+				die "test '$1' is neither a .c file nor executable"
+			return 0
+		fi
+		;;
+	esac
+	carried "$1" test
+	_n=$(basename "$1")
+	case $1 in
+	*.c)
+		test_name "$1" "${_n%.c}"
+		test_list="$test_list
+c $1"
+		;;
+	*)
+		test_name "$1" "${_n%.*}"
 		test_list="$test_list
 exec $1"
-	elif [ "$2" = single ]; then
-		die "test '$1' is neither a .c file nor executable"
-	fi ;;
+		;;
 	esac
 }
 if [ -n "$tests" ]; then
@@ -142,11 +193,12 @@ if [ -n "$tests" ]; then
 		add_test "$tests" single
 	fi
 fi
-dups=$(echo "$test_list" | awk 'NF { n = $2; sub(".*/", "", n); sub("\\.[^.]*$", "", n); print n }' |
+dups=$(printf '%s\n' "$test_list" | awk 'NF { n = $0; sub(".*/", "", n); sub("\\.[^.]*$", "", n); print n }' |
 	sort | uniq -d)
 [ -z "$dups" ] || die "two tests would share the name: $dups"
 
 out=${MNCOMPAT_OUT:-$MNCOMPAT_TOP/out}
+plain_out "$out"
 mkdir -p "$out/driver"
 out=$(cd "$out" && pwd)
 case $driver/ in
@@ -160,12 +212,12 @@ mkdir -p "$new"
 
 # 2. The suite: the runner's only input.
 {
-	echo "# Generated by ci/run/driver-matrix.sh for $driver"
-	echo "converted-module $driver $mode"
-	echo "$test_list" | while read -r kind file; do
-		case $kind in
-		c) echo "test $file" ;;
-		exec) echo "exec $file" ;;
+	echo "# Generated by ci/run/driver-matrix.sh"
+	echo "converted-module $(quoted "$driver") $mode"
+	printf '%s\n' "$test_list" | while IFS= read -r line; do
+		case $line in
+		'c '*) echo "test $(quoted "${line#c }")" ;;
+		'exec '*) echo "exec $(quoted "${line#exec }")" ;;
 		esac
 	done
 	echo "timeout $timeout_s"

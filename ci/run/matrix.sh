@@ -72,13 +72,20 @@ suites=""
 for s in "$@"; do
 	[ -r "$s" ] || die "no suite file $s"
 	s=$(cd "$(dirname "$s")" && pwd)/$(basename "$s")
+	# plan.mk names it in a recipe, its name in a target
 	case $s in
-	*[[:space:]\'\$]*) die "suite file path '$s': no blanks, quotes or \$" ;;
+	*[[:space:][:cntrl:]\'\"\$\\]*)
+		die "suite file path '$(printf '%s' "$s" | tr '[:cntrl:]' '?')': no blanks, quotes, \$, backslash or control characters"
+		;;
+	esac
+	case $(basename "$s" .suite) in
+	'' | *[!A-Za-z0-9_.+-]*) die "suite file '$s': its name may have A-Z a-z 0-9 _ . + - only" ;;
 	esac
 	suites="$suites $s"
 done
 
 out=${MNCOMPAT_OUT:-$MNCOMPAT_TOP/out}
+plain_out "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 results=$out/results work=$out/work

@@ -8,6 +8,11 @@
 # ci/lib.sh kernel_fields gives both) and its guest tests into
 # RESULTS_DIR/staging (plan, modules/, tests/) and write the boot options
 # to RESULTS_DIR/boot.conf, the build seconds to RESULTS_DIR/build-seconds.
+# The plan is data, a step a line: "step<TAB>NAME<TAB>ACTION<TAB>ARG",
+# ACTION one of insmod (ARG: /modules/NAME.ko), load_kmod (a kernel
+# module's file), rmmod (a module's name), run (a test's file) and
+# wrapped (a test's file, run through /suite/wrapper); the guest's init
+# reads it and runs nothing else (ci/run/guest/init).
 # When a module does not build, RESULTS_DIR/results.tsv gets a failing
 # "build:NAME" row instead and there is nothing to boot. Warnings of the
 # kernel's own headers (not the module's) go to
@@ -56,6 +61,7 @@
 #                     to show a splat, or its guest to hang
 set -eu
 . "$(dirname "$0")/../lib.sh"
+tab=$(printf '\t')
 
 [ $# -eq 6 ] ||
 	die "usage: stage-suite.sh KERNEL ENV_FILE KDIR KMODDIR SUITE_FILE RESULTS_DIR"
@@ -95,7 +101,12 @@ rundir=$(cd "$rundir" && pwd)
 staging=$rundir/staging
 mkdir -p "$staging/modules" "$staging/tests"
 : >"$staging/plan"
-modules="" build_failed="" wrap=""
+modules="" build_failed="" run=run
+
+# plan_step NAME ACTION ARG: one line of the guest's plan.
+plan_step() {
+	printf 'step\t%s\t%s\t%s\n' "$1" "$2" "$3" >>"$staging/plan"
+}
 
 # tree_sum DIR...: a digest of stdin and of the files under each DIR
 # (names relative to DIR, and contents): the key of a build that reads only
@@ -138,17 +149,25 @@ stage_kernel_module() {
 		*.xz) xz -dc "$kmoddir/$rel" >"$staging/modules/$ko" ;;
 		*) cp "$kmoddir/$rel" "$staging/modules/$ko" ;;
 		esac
-		echo "step kmod:${ko%.ko} load_kmod /modules/$ko" >>"$staging/plan"
+		plan_step "kmod:${ko%.ko}" load_kmod "/modules/$ko"
 	done
 }
 
 build_start=$(date +%s%N)
-while read -r directive arg; do
+# The model's steps: TAB-separated words (ci/matrix_model.py step_lines),
+# split on TABs only and never globbed.
+while IFS= read -r words; do
+	[ -n "$words" ] || continue	# a suite of no steps
+	set -f
+	IFS=$tab
+	# shellcheck disable=SC2086
+	set -- $words
+	unset IFS
+	set +f
+	directive=$1 arg=${2-}
+	shift
 	case $directive in
-	'') continue ;;	# a suite of no steps
 	module | converted-module)
-		# shellcheck disable=SC2086
-		set -- $arg
 		dir=$1
 		shift
 		name=$(basename "$dir")
@@ -162,11 +181,10 @@ while read -r directive arg; do
 				shift
 				;;
 			esac
-			# shellcheck disable=SC2086 # no --naive, or one without blanks
 			once_per_run "convert$mode$naive-$name-$(tree_sum "$dir" \
 				"$MNCOMPAT_TOP/semantic-patches" </dev/null)" \
 				"$rundir/convert" \
-				phase convert "$MNCOMPAT_TOP/ci/run/convert-module.sh" "$mode" $naive "$dir" \
+				phase convert "$MNCOMPAT_TOP/ci/run/convert-module.sh" "$mode" ${naive:+"$naive"} "$dir" \
 				"$rundir/convert" ||
 				die "converting $dir failed: $rundir/convert/convert.report"
 			cp "$rundir/convert/convert.report" "$rundir/convert-$name.report"
@@ -184,7 +202,7 @@ while read -r directive arg; do
 			kw=$rundir/build/$name/kernel-warnings.log
 			[ ! -s "$kw" ] ||
 				sed "s|^|$name: |" "$kw" >>"$rundir/kernel-warnings.log"
-			echo "step insmod:$name insmod /modules/$name.ko" >>"$staging/plan"
+			plan_step "insmod:$name" insmod "/modules/$name.ko"
 			modules="$name $modules"
 		else
 			build_failed="$build_failed $name"
@@ -196,19 +214,19 @@ while read -r directive arg; do
 	test)
 		name=$(basename "$arg" .c)
 		build_guest_binary "$arg" "$staging/tests/$name"
-		echo "step $name $wrap/tests/$name" >>"$staging/plan"
+		plan_step "$name" "$run" "/tests/$name"
 		;;
 	exec)
 		name=$(basename "$arg")
 		name=${name%.*}
 		cp "$arg" "$staging/tests/$name"
 		chmod 755 "$staging/tests/$name"
-		echo "step $name $wrap/tests/$name" >>"$staging/plan"
+		plan_step "$name" "$run" "/tests/$name"
 		;;
 	wrapper)
 		# /suite is the running suite's folder (ci/run/guest/init).
 		build_guest_binary "$arg" "$staging/wrapper"
-		wrap="/suite/wrapper "
+		run=wrapped
 		;;
 	*) die "$suite_file: step '$directive' (ci/matrix_model.py's steps)" ;;
 	esac
@@ -231,7 +249,7 @@ if [ -n "$build_failed" ]; then
 	exit 0
 fi
 for name in $modules; do
-	echo "step rmmod:$name rmmod $name" >>"$staging/plan"
+	plan_step "rmmod:$name" rmmod "$name"
 done
 
 printf "%s\n" "$staged" | sed -n 's/^conf //p' >"$rundir/boot.conf"

@@ -6,7 +6,9 @@
 # ci/run/convert-module.sh as its mode that is none) fails with a clear
 # message and writes nothing; a driver that does not compile on one kernel
 # and a guest test that hangs on one kernel give a complete report (every
-# kernel has a row) judged against ci/tests/fixtures/expectations; the
+# kernel has a row; the one that hangs comes, with its driver, from a
+# path with a blank, a quote, $, \, ;, () and a non-ASCII letter) judged
+# against ci/tests/fixtures/expectations; the
 # main matrix turns a suite the harness refuses into a failing row per
 # kernel; the shadow sample, converted with compat, goes green on deb-6.1,
 # deb-6.12, pre413-6.1, ent-6.1 (the RHEL 8.2+ shape) and src-7.3 where
@@ -106,8 +108,14 @@ start=$(date +%s)
 # A guest test that hangs on 6.12 only, started first: its guest idles
 # until the timeout while the other cases run. The timeout also bounds
 # 6.1's boot, which takes more than 30 s under TCG on a loaded machine.
-MNCOMPAT_OUT=$base/plain "$dm" --timeout 90 "$fixtures/plain" \
-	"$fixtures/hang-tests" >"$base/plain.log" 2>&1 &
+# The driver and its tests come from a folder whose path has a blank, a
+# quote, a $, a backslash, a semicolon, parentheses and a non-ASCII
+# letter: carried as they are (the suite quotes them).
+odd="$base/in dir's \$x;(1)\\é"
+mkdir -p "$odd"
+cp -R "$fixtures/plain" "$fixtures/hang-tests" "$odd/"
+MNCOMPAT_OUT=$base/plain "$dm" --timeout 90 "$odd/plain" \
+	"$odd/hang-tests" >"$base/plain.log" 2>&1 &
 plain_pid=$!
 
 bad missing "no driver directory" "$base/does-not-exist"
@@ -145,7 +153,7 @@ judge only61
 rc=0
 wait "$plain_pid" || rc=$?
 exit_is plain 1
-has plain "deb-6.12/plain: timeout after 90s in plain/hang_612" "6.12 timed out"
+has plain "deb-6.12/plain: timeout after 90s in plain/hang_612" "6.12 timed out (the driver and test from a path with a blank, a quote, \$, \\, ;, () and é)"
 has plain "deb-6.1/plain: [0-9]* pass, 0 not pass" "6.1 ran"
 judge plain
 if grep -q '^+ccflags-y += -I.(MNCOMPAT_INCLUDE) -I.(MNCOMPAT_CONFIG)' \

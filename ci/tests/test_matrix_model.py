@@ -50,9 +50,30 @@ class SuiteParse(Scratch):
                        "kmod zram\n  test /abs/t.c\n"
                        "converted-module d --native --naive=page-loop\n")
         self.assertEqual(s.step_lines(), [
-            f"module {mm.TOP}/drivers-sample/mirror X=1", "kmod zram",
-            "test /abs/t.c",
-            f"converted-module {mm.TOP}/d --native --naive=page-loop"])
+            f"module\t{mm.TOP}/drivers-sample/mirror\tX=1", "kmod\tzram",
+            "test\t/abs/t.c",
+            f"converted-module\t{mm.TOP}/d\t--native\t--naive=page-loop"])
+
+    def test_a_quoted_path_is_one_word_of_the_step(self):
+        s = self.suite("converted-module '/a b/it'\\''s $x;y\\z/drv' --compat\n"
+                       "exec '/t (1)/\u00e9t\u00e9/run-me.sh'\n")
+        self.assertEqual(s.step_lines(), [
+            "converted-module\t/a b/it's $x;y\\z/drv\t--compat",
+            "exec\t/t (1)/\u00e9t\u00e9/run-me.sh"])
+
+    def test_names_the_guest_cannot_carry_are_refused(self):
+        cases = [("test /t/x;true.c\n", "name 'x;true'"),
+                 ("exec '/t/a(b).sh'\n", "name 'a(b)'"),
+                 ("exec /t/.hidden\n", "name ''"),
+                 ("module /d/my-mod.v2\n", "name 'my-mod.v2'"),
+                 ("kmod 'zram;x'\n", "name 'zram;x'"),
+                 ("test '/t/a\tb.c'\n", "a control character"),
+                 ("test '/t/x.c\n", "No closing quotation")]
+        for text, why in cases:
+            with self.subTest(text=text):
+                with self.assertRaises(mm.ModelError) as e:
+                    self.suite(text)
+                self.assertIn(why, str(e.exception))
 
     def test_boot_conf_adds_up_qemu_and_append_lines_last_timeout_wins(self):
         s = self.suite("qemu -icount shift=0\nappend maxcpus=1\n"
@@ -234,7 +255,7 @@ class KernelFiles(Scratch):
                  "needs CONFIG_KSM\nneeds recreated\n"),
                 ("needs CONFIG_NUMA\nqemu -m 1G\nkmod zram\n", 0,
                  "conf timeout_s=300\nconf qemu_args=' -m 1G'\n"
-                 "conf append=''\nkmod zram\n")):
+                 "conf append=''\nkmod\tzram\n")):
             with self.subTest(text=text):
                 suite = self.file("s.suite", text)
                 with redirect_stdout(io.StringIO()) as f:
