@@ -108,6 +108,10 @@ compat_lane=$!
 	# shellcheck disable=SC2086
 	part dkms "$MNCOMPAT_TOP/ci/checks/check-dkms.sh" $env_files
 	part driver-matrix "$MNCOMPAT_TOP/ci/tests/check-driver-matrix.sh"
+	# Issue 45's faults a user meets by hand: hostile names, the guest's
+	# plan as data (one boot on deb-6.12), convert.sh at once, twice,
+	# with odd names.
+	part faults "$MNCOMPAT_TOP/ci/tests/check-faults.sh"
 	part user-kernel "$MNCOMPAT_TOP/ci/tests/check-user-kernel.sh"
 	# A module's own warning fails its build on every kbuild (6.13+ too).
 	# shellcheck disable=SC2086
