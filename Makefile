@@ -57,7 +57,7 @@ check:
 
 # BENCHMARK and FLAKE are lists of words: split on blanks, never globbed.
 benchmark: setup
-	set -f && ci/checks/benchmark.sh $${BENCHMARK-}
+	set -f && ci/bench/benchmark.sh $${BENCHMARK-}
 
 bench: setup
 	semantic-patches/bench.sh
@@ -66,7 +66,7 @@ later-breaks: setup
 	semantic-patches/check-pairs.sh
 
 boot-flake: setup
-	set -f && ci/checks/boot-flake.sh $${FLAKE-}
+	set -f && ci/bench/boot-flake.sh $${FLAKE-}
 
 clean:
 	rm -rf out

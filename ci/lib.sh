@@ -86,36 +86,36 @@ require_tools() {
 # register-user-kernel) found of kernel NAME (CC_NOTE: how its modules'
 # compiler differs from the one its tree names) into its env file, the
 # kernel's handle (KEY=VALUE lines, written and read only by
-# ci/matrix_model.py: kernel_fields below), in one step; print its path.
+# ci/matrix_plan.py: kernel_fields below), in one step; print its path.
 # ci/kernels/prepare-kernel.sh then adds the fields of the kernel's
 # ci/kernels/kernels.list row.
 write_kernel_env() {
 	wke_file=$MNCOMPAT_CACHE/kernels/$1.env
 	mkdir -p "$MNCOMPAT_CACHE/kernels"
-	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" write-env "$wke_file" \
+	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" write-env "$wke_file" \
 		"$@" || exit 1
 	echo "$wke_file"
 }
 
 # kernel_fields ENV_FILE FIELD...: set the shell variables FIELD... to
-# the kernel's values (ci/matrix_model.py kernel, the one reader of env
+# the kernel's values (ci/matrix_plan.py kernel, the one reader of env
 # files; e.g. kernel_fields "$env" KDIR VMLINUZ).
 kernel_fields() {
-	_kf=$("$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" kernel "$@") ||
+	_kf=$("$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" kernel "$@") ||
 		exit 1
 	eval "$_kf"
 }
 
 # check_kernels NAME...: fail unless every NAME is a row of the matrix
-# (ci/matrix_model.py reads ci/kernels/kernels.list).
+# (ci/matrix_plan.py reads ci/kernels/kernels.list).
 check_kernels() {
-	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" check-kernels \
+	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" check-kernels \
 		"$KERNELS_LIST" "$@" || exit 1
 }
 
 # kernel_names: every kernel in the matrix, in order.
 kernel_names() {
-	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" names "$KERNELS_LIST"
+	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" names "$KERNELS_LIST"
 }
 
 # selected_kernels: the kernels of $KERNELS (comma or space separated), or
@@ -170,7 +170,7 @@ phases_on() {
 # $MNCOMPAT_PHASES set (ci/run/matrix.sh sets it to work/phases.tsv of its run),
 # also append "NAME<TAB>wall<TAB>user<TAB>sys" (seconds, CMD and everything
 # it waited for) to that file: ci/report/phases.py sums them by phase
-# (ci/checks/benchmark.sh, README "Timings").
+# (ci/bench/benchmark.sh, README "Timings").
 phase() {
 	_phase=$1
 	shift

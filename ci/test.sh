@@ -58,7 +58,7 @@ part() {
 	echo "$name: ${line:-0 passed, 1 failed}" >>"$summary"
 }
 
-# The unit tier (make unit): the matrix model, the KTAP/console parser and
+# The unit tier (make unit): the matrix plan, the KTAP/console parser and
 # every report writer on recorded runs, the leaf steps' refusals, and the
 # mutations that must make them fail; no kernel, no guest.
 part unit "$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/tests/unit/unit.py"

@@ -6,7 +6,7 @@
 # file but the semantic-patch test inputs, and the API floor: kernel code
 # outside compat/ uses nothing Linux 4.4 lacks (ci/checks/check-api-floor.sh,
 # ci/checks/api-floor.list) and the check catches a planted use
-# (ci/tests/check-api-floor.sh).
+# (ci/tests/check-api-floor-controls.sh).
 # (W=1 and sparse run with every module build, see ci/run/build-module.sh.)
 set -eu
 . "$(dirname "$0")/../lib.sh"
@@ -91,7 +91,7 @@ checkpatch_set FILE_PATH_CHANGES,LINUX_VERSION_CODE,CONSTANT_COMPARISON \
 check "api floor: no interface newer than 4.4 outside compat/ ($(grep -c '^[a-z]' ci/checks/api-floor.list) listed)" \
 	"$MNCOMPAT_TOP/ci/checks/check-api-floor.sh"
 check "api floor: planted uses fail the check, guarded ones pass" \
-	"$MNCOMPAT_TOP/ci/tests/check-api-floor.sh"
+	"$MNCOMPAT_TOP/ci/tests/check-api-floor-controls.sh"
 
 # planted CHECKER FILE TEXT: in a scratch repository with a README whose
 # Knobs table is empty and a Makefile that runs nothing, FILE holding TEXT

@@ -13,7 +13,7 @@ and its source). Prints one line per behaviour,
 
 or NAME=unknown with why, when no TREE has the file it is read from;
 --words prints only the NAME=VALUE words, blank-separated, unknown ones
-left out. ci/matrix_model.py reads a kernel's behaviours once, when its
+left out. ci/matrix_plan.py reads a kernel's behaviours once, when its
 row is prepared (finish-env), into its env file (KERNEL_BEHAVIOURS); a
 suite's needs lines and ci/report/expectations name them.
 

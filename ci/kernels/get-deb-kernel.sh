@@ -137,7 +137,7 @@ done
 
 # The kernel's own source, the linux-source of the same upload (the same
 # version, from the same release): its behaviours are read there
-# (ci/kernels/behaviours.py, when ci/matrix_model.py finish-env completes
+# (ci/kernels/behaviours.py, when ci/matrix_plan.py finish-env completes
 # the env file). When there is none, the behaviours are unknown.
 ksrc=$("$MNCOMPAT_TOP/ci/kernels/unpack-source.sh" "$series/$release" "$version" \
 	2>/dev/null) || {

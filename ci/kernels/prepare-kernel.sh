@@ -5,7 +5,7 @@
 # print its env file, one a line. No NAME: the kernels of $KERNELS (default:
 # all of ci/kernels/kernels.list). The env file is the kernel's handle:
 # every later step (ci/run/stage-suite.sh, ci/run/build-module.sh,
-# ci/run/boot.sh) takes it. The row itself is read by ci/matrix_model.py.
+# ci/run/boot.sh) takes it. The row itself is read by ci/matrix_plan.py.
 set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$MNCOMPAT_TOP/ci/kernels/cache-entry.sh"
@@ -18,13 +18,13 @@ if [ $# -eq 0 ]; then
 	# shellcheck disable=SC2086 # kernel names, checked: no blanks, no globs
 	set -- $kernels
 fi
-model() {
-	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" "$@"
+matrix_plan() {
+	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" "$@"
 }
 for name in "$@"; do
-	# The row's fields, checked (ci/matrix_model.py row): kind, the kind's
+	# The row's fields, checked (ci/matrix_plan.py row): kind, the kind's
 	# three fields (series or build tree, ...), how many fields it has.
-	row=$(model row "$KERNELS_LIST" "$name") || exit 1
+	row=$(matrix_plan row "$KERNELS_LIST" "$name") || exit 1
 	kind="" field3="" field4="" field5="" nfields=0
 	eval "$row"
 	cache_lock "$MNCOMPAT_CACHE/kernels/$name.lock" "$name"
@@ -43,7 +43,7 @@ for name in "$@"; do
 	# The row's boot arguments, patch series and lacked features, and the
 	# generation the kernel stands for (the reports order kernels by it),
 	# added to the env file the kind's script wrote.
-	model finish-env "$KERNELS_LIST" "$name" "$env_file" || exit 1
+	matrix_plan finish-env "$KERNELS_LIST" "$name" "$env_file" || exit 1
 	exec 9>&-
 	echo "$env_file"
 done

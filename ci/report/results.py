@@ -21,11 +21,11 @@ import re
 import sys
 from collections import namedtuple
 
-# The model (ci/matrix_model.py) is one folder up.
+# The matrix plan (ci/matrix_plan.py) is one folder up.
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))))
-import matrix_model  # noqa: E402
-from matrix_model import write_atomic  # noqa: E402,F401
+import matrix_plan  # noqa: E402
+from matrix_plan import write_atomic  # noqa: E402,F401
 
 Cell = namedtuple("Cell", "kernel suite test result detail want label "
                           "unexpected")
@@ -57,7 +57,7 @@ def behaviour_rules(results_dir, kernels, rules):
         if "=" not in kglob:
             out.append((kglob, tglob, result))
             continue
-        if kglob not in matrix_model.behaviours.words():
+        if kglob not in matrix_plan.behaviours.words():
             sys.exit(f"error: expectations: {kglob}: not a behaviour of "
                      "ci/kernels/behaviours.py")
         out += [(k, tglob, result) for k in kernels if kglob in words[k]]
@@ -74,15 +74,15 @@ def rules_for(expectations, results_dir, kernels):
 def kernel_env(results_dir, kernel):
     """The KEY=VALUE lines of RESULTS_DIR/KERNEL/kernel.env, a copy of the
     kernel's env file (ci/run/boot-group.sh), as a dict."""
-    return matrix_model.read_env(os.path.join(results_dir, kernel,
-                                              "kernel.env"))
+    return matrix_plan.read_env(os.path.join(results_dir, kernel,
+                                             "kernel.env"))
 
 
 def lacks_rules(results_dir, kernels):
     """Rules "KERNEL TEST_GLOB skip" for the features each kernel lacks
     (its row's lacks=..., ci/kernels/lacks.list): they come before the others."""
     globs = {}
-    with open(matrix_model.LACKS_LIST) as f:
+    with open(matrix_plan.LACKS_LIST) as f:
         for line in f:
             words = line.split("#", 1)[0].split()
             if len(words) == 2:
@@ -279,7 +279,7 @@ def retries(results_dir, cells):
 
 def compat_macros(results_dir, kernel):
     """Names X of '#define MNCOMPAT_HAVE_X 1' in the kernel's config."""
-    return matrix_model.config_macros(os.path.join(
+    return matrix_plan.config_macros(os.path.join(
         results_dir, kernel, "compat", "mncompat_config.h"))
 
 

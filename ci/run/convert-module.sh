@@ -4,7 +4,7 @@
 # The one conversion of a driver (a suite's converted-module line, so also
 # the driver front end): OUT/NAME is a copy of DIR (NAME its basename)
 # converted by semantic-patches/convert.sh --apply in the given mode (one
-# of ci/matrix_model.py's MODES: any other word is refused first), and
+# of ci/matrix_plan.py's MODES: any other word is refused first), and
 # with --compat its Kbuild (or else Makefile) gets compat's include path
 # unless it has it; OUT/convert.report is convert.sh's report and
 # OUT/convert.patch the change, as `diff -ruN` of src/ and NAME/ without
@@ -44,10 +44,10 @@ case ${2-} in
 esac
 [ $# -eq 3 ] || die "usage: convert-module.sh --compat|--native|--atomic [--naive=HOW] DIR OUT"
 mode=$1 dir=$2 out=$3
-# The modes are the model's one list (a suite's converted-module line is
+# The modes are the matrix plan's one list (a suite's converted-module line is
 # checked against it too): a word such as --quiet or --apply would pass
 # convert.sh as an option, not a mode.
-"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" mode "$mode" ||
+"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" mode "$mode" ||
 	die "usage: convert-module.sh --compat|--native|--atomic [--naive=HOW] DIR OUT"
 [ -d "$dir" ] || die "convert-module.sh: no directory '$dir'"
 dir=$(cd "$dir" && pwd)

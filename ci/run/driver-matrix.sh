@@ -134,7 +134,7 @@ kernels=$(selected_kernels)
 # shellcheck disable=SC2086
 check_kernels $kernels
 
-# quoted WORD: WORD as one word of a suite line (ci/matrix_model.py reads
+# quoted WORD: WORD as one word of a suite line (ci/matrix_plan.py reads
 # them as a POSIX shell would: single quotes, a quote itself as '\'').
 quoted() {
 	printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"

@@ -4,7 +4,7 @@
 # The matrix runner (make matrix, make test, the driver front end): prepare
 # every kernel of $KERNELS (default: all of ci/kernels/kernels.list), run each
 # suite on every kernel that has what its "needs" lines ask for (checked
-# once the kernel is prepared: ci/matrix_model.py),
+# once the kernel is prepared: ci/matrix_plan.py),
 # print one line per suite run and the report (ci/report/report.py: text matrix,
 # slowest runs, report files), and exit non-zero on any unexpected result.
 #   --selftests    add the harness self-tests: bare, clean, fail, warn and
@@ -13,7 +13,7 @@
 # Results go to $MNCOMPAT_OUT/results (the previous ones go first), the
 # run's logs, plan and per-run build cache to $MNCOMPAT_OUT/work.
 #
-# Scheduling (a makefile ci/matrix_model.py writes,
+# Scheduling (a makefile ci/matrix_plan.py writes,
 # $MNCOMPAT_OUT/work/plan.mk): kernels are prepared one at a time, in ci/kernels/kernels.list order (one apt, one
 # kernel build at a time; the re-created kernels reuse src-6.1's objects
 # through ccache), while the suite runs of the kernels already prepared
@@ -94,7 +94,7 @@ mkdir -p "$results" "$work/env" "$work/log" "$work/summary"
 hints=$MNCOMPAT_CACHE/suite-seconds
 start=$(date +%s)
 
-# The plan (ci/matrix_model.py plan): every suite on every kernel, as a
+# The plan (ci/matrix_plan.py plan): every suite on every kernel, as a
 # kernel's properties are known only once it is prepared
 # (ci/run/stage-suite.sh then leaves out a suite whose needs the kernel does
 # not meet; its boot goes on with the others), "kernel group cost suite"
@@ -103,9 +103,9 @@ start=$(date +%s)
 # than the default 300 s timeout: "cost kernel suite..." a line in
 # $work/boots, the longest first, and $work/plan.mk runs them.
 # shellcheck disable=SC2086
-"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" plan "$work" "$results" \
+"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" plan "$work" "$results" \
 	"$hints" "$kernels" "$selftests" $suites ||
-	die "could not plan the run (ci/matrix_model.py)"
+	die "could not plan the run (ci/matrix_plan.py)"
 [ -s "$work/suites" ] || die "no suite runs on the kernels $(echo "$kernels" | tr "\n" " ")"
 
 jobs=${MNCOMPAT_MATRIX_JOBS:-$(nproc)}
@@ -135,7 +135,7 @@ echo "compat macros set per kernel (compat/configure.sh):"
 for k in $kernels; do
 	h=$results/$k/compat/mncompat_config.h
 	[ -r "$h" ] || continue
-	echo "  $k: $("$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" \
+	echo "  $k: $("$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" \
 		config-macros "$h") "
 done
 

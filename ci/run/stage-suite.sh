@@ -3,7 +3,7 @@
 # Usage: ci/run/stage-suite.sh KERNEL ENV_FILE KDIR KMODDIR SUITE_FILE RESULTS_DIR
 # The first half of running a suite (ci/run/boot-group.sh; ci/run/boot-suites.sh
 # boots it): build its modules against the kernel KERNEL (ENV_FILE: its
-# handle, ci/kernels/prepare-kernel.sh prints it, for the model; KDIR: its
+# handle, ci/kernels/prepare-kernel.sh prints it, for the matrix plan; KDIR: its
 # build tree; KMODDIR: its own modules, empty when it has them built in;
 # ci/lib.sh kernel_fields gives both) and its guest tests into
 # RESULTS_DIR/staging (plan, modules/, tests/) and write the boot options
@@ -43,7 +43,7 @@
 #   needs WORD...     run only on a kernel that has every WORD (no needs
 #                     line: every kernel; several: any one of them will
 #                     do): a property of the kernel
-#                     (ci/matrix_model.py: a compat probe that
+#                     (ci/matrix_plan.py: a compat probe that
 #                     compiled, e.g. invalidate_page; a config option set,
 #                     e.g. CONFIG_NUMA; kmemleak on at boot; kind=user;
 #                     recreated, recreated=SERIES of kernel-patches/),
@@ -77,13 +77,13 @@ export MNCOMPAT_CONFIG="${MNCOMPAT_CONFIG:-$kdir_results/compat}"
 "$MNCOMPAT_TOP/ci/kernels/compat-probes.sh" "$kdir" "$MNCOMPAT_CONFIG" \
 	>/dev/null 2>&1 ||
 	log "$kernel: compat probes failed ($MNCOMPAT_CONFIG.log): no probe properties"
-# The model (ci/matrix_model.py stage) checks the suite, writes the
+# The matrix plan (ci/matrix_plan.py stage) checks the suite, writes the
 # kernel's properties beside its results (KERNEL/properties, what the
 # needs lines test) and answers: not for this kernel (the needs lines),
 # or the boot options and the steps.
 props=$kdir_results/properties
 rc=0
-staged=$("$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" stage \
+staged=$("$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" stage \
 	"$suite_file" "$env_file" "$MNCOMPAT_CONFIG" "$props") || rc=$?
 [ "$rc" -le 1 ] || exit 1
 if [ "$rc" -eq 1 ]; then
@@ -154,7 +154,7 @@ stage_kernel_module() {
 }
 
 build_start=$(date +%s%N)
-# The model's steps: TAB-separated words (ci/matrix_model.py step_lines),
+# The matrix plan's steps: TAB-separated words (ci/matrix_plan.py step_lines),
 # split on TABs only and never globbed.
 while IFS= read -r words; do
 	[ -n "$words" ] || continue	# a suite of no steps
@@ -228,7 +228,7 @@ while IFS= read -r words; do
 		build_guest_binary "$arg" "$staging/wrapper"
 		run=wrapped
 		;;
-	*) die "$suite_file: step '$directive' (ci/matrix_model.py's steps)" ;;
+	*) die "$suite_file: step '$directive' (ci/matrix_plan.py's steps)" ;;
 	esac
 done <<EOF
 $(printf "%s\n" "$staged" | grep -v '^conf ')

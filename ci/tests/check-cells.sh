@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Usage: ci/tests/check-cells.sh RESULTS_DIR
 # Which suites ran where (the "needs" lines of the suites,
-# ci/matrix_model.py, against each kernel's properties):
+# ci/matrix_plan.py, against each kernel's properties):
 #   cells      for each packaged kernel of RESULTS_DIR (a run of every
 #              suite with --selftests, make test's matrix part), the suites
 #              that ran are those of ci/tests/fixtures/packaged-cells (the
 #              self-tests of the first kernel aside), no more, no fewer
-#   the words  ci/matrix_model.py needs on a made-up kernel: all words of a line,
+#   the words  ci/matrix_plan.py needs on a made-up kernel: all words of a line,
 #              any line, !, |, release>=, behaviours (NAME=VALUE, an
 #              unknown one meets no value), and a misspelt word, an
 #              unknown behaviour value or a negated behaviour is an error
@@ -46,7 +46,7 @@ for kdir in "$results"/*/; do
 done
 
 # needs WANT LINE...: a suite of the needs LINEs on the made-up kernel;
-# ci/matrix_model.py needs must exit WANT.
+# ci/matrix_plan.py needs must exit WANT.
 props=$work/props
 printf '%s\n' kind=user release=4.12.4 invalidate_page CONFIG_NUMA kmemleak \
 	failed-start=cannot-fail tlb-hook=core itree=unknown >"$props"
@@ -55,7 +55,7 @@ needs() {
 	shift
 	printf 'needs %s\n' "$@" >"$work/t.suite"
 	_rc=0
-	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" needs "$work/t.suite" \
+	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" needs "$work/t.suite" \
 		"$props" >"$work/t.out" 2>&1 || _rc=$?
 	if [ "$_rc" -eq "$_want" ]; then
 		ok "needs $(printf '%s; ' "$@")exit $_want"

@@ -177,7 +177,7 @@ before=$(sum_tree "$shadow")
 # widened flush on deb-6.12, the unwidened one on src-7.3 (where it is a
 # row of the list).
 shadow_kernels=deb-6.1,deb-6.12,pre413-6.1,ent-6.1
-if "$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_model.py" names "$KERNELS_LIST" |
+if "$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" names "$KERNELS_LIST" |
 	grep -qx src-7.3; then
 	shadow_kernels=$shadow_kernels,src-7.3
 fi

@@ -94,7 +94,7 @@ check "out-blank: the output directory with a blank is not made" \
 	test ! -e "$base/out dir"
 
 # --- the guest's plan is data ----------------------------------------------
-# One boot of a hand-staged suite (the front end and ci/matrix_model.py
+# One boot of a hand-staged suite (the front end and ci/matrix_plan.py
 # refuse these names, so only a staging by hand gets them here): its steps
 # are named as shell code and run scripts that print one KTAP line, and
 # one has an action init does not know.

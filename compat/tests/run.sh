@@ -40,7 +40,7 @@ else
 fi
 
 . "$compat/../ci/tap.sh"
-# kernel_fields: a kernel's fields from its env file (ci/matrix_model.py
+# kernel_fields: a kernel's fields from its env file (ci/matrix_plan.py
 # reads it).
 . "$compat/../ci/lib.sh"
 note() {
@@ -86,10 +86,10 @@ replay_jobs() {
 	job_names="" job_pids=""
 }
 
-# model CMD ARG...: ci/matrix_model.py, the one reader of compat's
+# model CMD ARG...: ci/matrix_plan.py, the one reader of compat's
 # mncompat_config.h.
 model() {
-	"$MNCOMPAT_PYTHON" "$compat/../ci/matrix_model.py" "$@"
+	"$MNCOMPAT_PYTHON" "$compat/../ci/matrix_plan.py" "$@"
 }
 
 # has CONFIG_DIR FEATURE: is MNCOMPAT_HAVE_FEATURE defined there? The

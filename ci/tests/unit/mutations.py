@@ -52,12 +52,12 @@ MUTATIONS = [
      "ci/report/report_console.py",
      'out.append(f"===== mncompat: {kernel}/{suite} console.log "',
      'out.append(f""', "test_reports"),
-    ("env reader keeps the quotes", "ci/matrix_model.py",
+    ("env reader keeps the quotes", "ci/matrix_plan.py",
      "env[key] = value.strip(\"'\")", "env[key] = value",
-     "test_matrix_model"),
-    ("suite reader forgets a directive", "ci/matrix_model.py",
+     "test_matrix_plan"),
+    ("suite reader forgets a directive", "ci/matrix_plan.py",
      '"wrapper", "timeout", "needs",', '"wrapper", "needs",',
-     "test_matrix_model"),
+     "test_matrix_plan"),
 ]
 
 

@@ -3,7 +3,7 @@
 """Usage: ci/tests/unit/unit.py [--update] [--only MODULE]... [--no-mutations]
 
 The unit tier (`make unit`, the first part of `make test`): no kernel, no
-guest, seconds. It runs the matrix model's tests (ci/tests/test_matrix_model.py),
+guest, seconds. It runs the matrix plan's tests (ci/tests/test_matrix_plan.py),
 the KTAP/console parser on recorded boots (test_parse_run.py), every
 report writer on recorded runs (test_reports.py) and the shell leaf
 steps' refusals (test_leaf_steps.py), then proves that the tests can
@@ -21,9 +21,9 @@ import unittest
 
 UNIT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, UNIT)
-sys.path.insert(0, os.path.dirname(UNIT))  # ci/tests: test_matrix_model
+sys.path.insert(0, os.path.dirname(UNIT))  # ci/tests: test_matrix_plan
 
-MODULES = ["test_matrix_model", "test_parse_run", "test_reports",
+MODULES = ["test_matrix_plan", "test_parse_run", "test_reports",
            "test_leaf_steps"]
 
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/checks/benchmark.sh [warm] [driver] [cold]   (default: warm driver)
+# Usage: ci/bench/benchmark.sh [warm] [driver] [cold]   (default: warm driver)
 # Time the kit's front doors on this machine and print each figure with
 # its ratio to the previous benchmark's figure of the same name (kept in
 # $MNCOMPAT_CACHE/benchmark.tsv; README "Timings" has the current figures, TIMINGS.md every one):

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/tests/check-api-floor.sh
+# Usage: ci/tests/check-api-floor-controls.sh
 # Controls of ci/checks/check-api-floor.sh on copies of drivers-sample/mirror: a
 # use of a listed function, a listed header and the 5.4 struct field
 # planted in it must each fail the check with the file, line and entry;

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Usage: ci/tests/test_matrix_model.py
+"""Usage: ci/tests/test_matrix_plan.py
 
-Unit tests of ci/matrix_model.py: suites parsed and checked, needs lines
+Unit tests of ci/matrix_plan.py: suites parsed and checked, needs lines
 judged, boots grouped and ordered, the plan's makefile, a kernel's
 properties and env file. One "ok N - NAME" or "not ok N - NAME" line per
 test (ci/tap.sh's form), the tracebacks under a failure, then
-"matrix-model: N passed, M failed"; exit 1 when one failed.
+"matrix-plan: N passed, M failed"; exit 1 when one failed.
 """
 import io
 import os
@@ -17,7 +17,7 @@ from contextlib import redirect_stdout
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))))
-import matrix_model as mm  # noqa: E402  (ci/matrix_model.py)
+import matrix_plan as mm  # noqa: E402  (ci/matrix_plan.py)
 
 PROPS = ["kind=user", "release=4.12.4", "invalidate_page", "CONFIG_NUMA",
          "kmemleak"]
@@ -757,7 +757,7 @@ def tap():
             for _t, trace in result.failures + result.errors:
                 print("".join(f"# {line}\n" for line in trace.splitlines()),
                       end="")
-    print(f"matrix-model: {passed} passed, {n - passed} failed")
+    print(f"matrix-plan: {passed} passed, {n - passed} failed")
     return 0 if passed == n else 1
 
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Usage: ci/checks/boot-flake.sh [-n BOOTS] [-j GUESTS] [-l LOADERS] [-m MODES]
+# Usage: ci/bench/boot-flake.sh [-n BOOTS] [-j GUESTS] [-l LOADERS] [-m MODES]
 #                         SUITE_FILE KERNEL...
 # How often do guests fail for the infrastructure's sake (README "Boots
 # you can trust")? Stage SUITE_FILE once per KERNEL (prepared first, as
