@@ -19,7 +19,10 @@ said so in this run (its note in FILE):
            (4.19+): since 5.12 the kernel calls range_end for a start that
            failed;
   hook     a table with arch_invalidate_secondary_tlbs and range callbacks
-           (6.6+): mmu_notifier_register() refuses it.
+           (6.6+): mmu_notifier_register() refuses it;
+  pages    a range callback that walks [start, end) one page at a time
+           (what the 4.13 step makes of a page callback it cannot widen):
+           kernels pass whole address spaces, where that loop does not end.
 """
 import os
 import re
@@ -29,6 +32,64 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mnmodule  # noqa: E402
 
 NONE = (None, 'NULL', '0')
+RANGE_FIELDS = ('invalidate_range_start', 'invalidate_range_end',
+                'invalidate_range', 'arch_invalidate_secondary_tlbs')
+# A loop over [start, end): its condition compares a variable with an
+# end, and the loop steps that variable by PAGE_SIZE (or by a choice of
+# page sizes).
+PAGE_LOOP = re.compile(r'\b(?:for\s*\([^;{}]*;|while\s*\()\s*([A-Za-z_][\w>.-]*)\s*<=?\s*'
+                       r'[\w>.-]*\bend\b')
+NOT_CALLS = {'if', 'for', 'while', 'switch', 'return', 'sizeof', 'cond_resched',
+             'mmu_notifier_range_blockable'}
+COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
+
+
+def body_of(text, line):
+    """The text of the function whose definition starts at line (1-based),
+    from its opening brace to the matching one, and the line of the brace;
+    comments blanked (newlines kept)."""
+    text = COMMENT.sub(lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text)
+    lines = text.split('\n')
+    pos = sum(len(x) + 1 for x in lines[:line - 1])
+    brace = text.find('{', pos)
+    if brace < 0:
+        return None, 0
+    depth = 0
+    for i in range(brace, len(text)):
+        if text[i] == '{':
+            depth += 1
+        elif text[i] == '}':
+            depth -= 1
+            if depth == 0:
+                return text[brace:i + 1], text.count('\n', 0, brace) + 1
+    return None, 0
+
+
+def page_loops(facts, name, rel):
+    """(file, line, callee) of each loop over [start, end) by pages in the
+    definitions of name; callee: the first function the loop calls."""
+    texts = dict(facts.texts())
+    out = []
+    for d in facts.defs(name, rel):
+        if d['macro'] or d['file'] not in texts:
+            continue
+        body, first = body_of(texts[d['file']], d['line'])
+        if not body:
+            continue
+        for m in PAGE_LOOP.finditer(body):
+            var = re.escape(m.group(1))
+            step = re.compile(r'(?<![\w>.])%s\s*(?:\+=|=\s*%s\s*\+)[^;]*\bPAGE_SIZE\b'
+                              % (var, var))
+            if not step.search(body, m.start()):
+                continue
+            callee = None
+            for c in re.finditer(r'\b([A-Za-z_]\w*)\s*\(', body[m.end():]):
+                if c.group(1) not in NOT_CALLS:
+                    callee = c.group(1)
+                    break
+            out.append((d['file'], first + body.count('\n', 0, m.start()), callee))
+            break
+    return out
 
 
 def gen_number(gen):
@@ -39,6 +100,7 @@ def hazards(facts, upto):
     """(rel, line, text, said) of every hazard of the module facts; said:
     (rel, generation, start of the text) of the step's own note of it."""
     out = []
+    loops = {}
     for t in facts.tables():
         f = t['fields']
         start, end = f.get('invalidate_range_start'), f.get('invalidate_range_end')
@@ -64,6 +126,29 @@ def hazards(facts, upto):
                 "(WARN, -EINVAL). Do %s's work from invalidate_range_end instead and "
                 "drop the hook, or convert with --compat" % (t['name'], hook, hook),
                 (t['file'], '6.6', 'review: %s has invalidate_range (' % t['name'])))
+        for field in RANGE_FIELDS:
+            cb = f.get(field)
+            if cb in NONE:
+                continue
+            for rel, line, callee in page_loops(facts, cb, t['file']):
+                key = callee or (rel, line)
+                if key not in loops:
+                    loops[key] = (rel, line, callee, [])
+                if cb not in loops[key][3]:
+                    loops[key][3].append(cb)
+    # One item a page function (what the 4.13 step's note names), with
+    # every range callback that walks pages through it.
+    for rel, line, callee, cbs in loops.values():
+        out.append((
+            rel, line,
+            "review: %s walk%s [start, end) one page at a time%s: kernels hand "
+            "range callbacks whole address spaces ([0, ULONG_MAX): the soft-dirty "
+            "reset of /proc/PID/clear_refs; on some kernels also x86's secondary-TLB "
+            "hook for a flush of more than 33 pages), where that loop does not end. "
+            "Walk only what the device maps in the range (its own page table or an "
+            "interval tree)" % (', '.join(cbs), '' if len(cbs) > 1 else 's',
+                                ' (calling %s for each)' % callee if callee else ''),
+            (rel, '4.13', 'review: %s takes one page' % callee)))
     return out
 
 
@@ -72,6 +157,12 @@ def hazards(facts, upto):
 # tree has a hundred files that mention mmu_notifier).
 TABLE = [re.compile(r'\.invalidate_range_end\s*='),
          re.compile(r'\.(invalidate_range_start|arch_invalidate_secondary_tlbs)\s*=')]
+
+
+# A file that can hold a page loop in a range callback.
+PAGES = [re.compile(r'\.(invalidate_range_start|invalidate_range_end|invalidate_range|'
+                    r'arch_invalidate_secondary_tlbs)\s*='),
+         re.compile(r'PAGE_SIZE')]
 
 
 def may_have_hazard(base, work, rel):
@@ -84,7 +175,8 @@ def may_have_hazard(base, work, rel):
             continue
     else:
         return False
-    return all(r.search(text) for r in TABLE)
+    return all(r.search(text) for r in TABLE) or \
+        all(r.search(text) for r in PAGES)
 
 
 NOTE = re.compile(r'^(.*):[0-9]+: \[([0-9a-z.]+)\] (.*)$')

@@ -213,6 +213,24 @@ check "a second --apply keeps the 5.12 pairing item (exit $r1 then $r2)" \
 check "the first --apply names the pairing hazard once" \
 	test "$(grep -c 'shadow_range_start returns -EAGAIN' "$c/rerun1.out")" -eq 1
 
+# ... and the 4.13 step's per-page loop: the loop it wrote is still there,
+# so a second run names it from the code (hazards.py), not from the step.
+mkdir -p "$c/rerun-pages"
+cp "$cases/4.13-shared-page-loop/before.c" "$c/rerun-pages/a.c"
+r1=0 r2=0
+"$cv" --apply --quiet "$c/rerun-pages" >"$c/pages1.out" 2>&1 || r1=$?
+"$cv" --apply --quiet "$c/rerun-pages" >"$c/pages2.out" 2>&1 || r2=$?
+check "a second --apply keeps the per-page loop item (exit $r1 then $r2)" \
+	sh -c 'test "$1" -eq 3 && test "$2" -eq 3 &&
+		grep -q "\[4.13\] review: pdev_invalidate_page takes one page" "$3" &&
+		grep -q "\[check\] review: pdev_invalidate_range_start, pdev_invalidate_range_end, pdev_invalidate_page_range_end walk \[start, end) one page at a time (calling pdev_invalidate_page" "$4" &&
+		! grep -q "\[check\].*calling pdev_invalidate_page" "$3" &&
+		grep -q "^files changed: 0$" "$4"' sh "$r1" "$r2" "$c/pages1.out" "$c/pages2.out"
+check "both runs name the driver's own page loop in pdev_range_start" \
+	sh -c 'grep -q "\[check\] review: pdev_range_start walks \[start, end) one page at a time" "$1" &&
+		grep -q "\[check\] review: pdev_range_start walks \[start, end) one page at a time" "$2"' \
+	sh "$c/pages1.out" "$c/pages2.out"
+
 # invalidate_page in a comment, a string or under #if 0: no [check] item.
 mkdir -p "$c/words"
 cat >"$c/words/w.c" <<'EOF'
