@@ -29,6 +29,12 @@ config=${MNCOMPAT_CONFIG:-$outdir/compat}
 # sparse, timed as a phase of its own when the matrix times phases.
 checker=sparse
 ! phases_on || checker=$MNCOMPAT_TOP/ci/run/sparse-timed.sh
+# V (make matrix V=1, kbuild's verbosity: its commands in build.log).
+case ${V:-} in
+0 | 1 | 2) verbose=V=$V ;;
+"") verbose="" ;;
+*) die "V='$(printf '%s' "$V" | tr '[:cntrl:]' '?')': kbuild's verbosity is 0, 1 or 2" ;;
+esac
 # build EXTRA_KCFLAGS MAKEVAR...: the module build (-k: every file gets
 # compiled, so every diagnostic is in the log).
 build() {
@@ -38,7 +44,7 @@ build() {
 		CHECK="$checker" \
 		KCFLAGS="${KCFLAGS:+$KCFLAGS }$_extra" \
 		MNCOMPAT_INCLUDE="$MNCOMPAT_TOP/compat/include" MNCOMPAT_CONFIG="$config" \
-		"$@" modules >"$outdir/build.log" 2>&1
+		${verbose:+"$verbose"} "$@" modules >"$outdir/build.log" 2>&1
 }
 # build_failed: show the module's first error (else the log's), fail.
 build_failed() {
