@@ -214,3 +214,13 @@ once_per_run() {
 	cat "$_entry/stderr" >&2
 	return "$(cat "$_entry/status")"
 }
+
+# kbuild_verbosity: "V=N" for kbuild when V (make matrix V=1) is 0, 1 or 2,
+# nothing when V is unset or empty; any other V dies with one error line.
+kbuild_verbosity() {
+	case ${V:-} in
+	0 | 1 | 2) echo "V=$V" ;;
+	"") ;;
+	*) die "V='$(printf '%s' "$V" | tr '[:cntrl:]' '?')': kbuild's verbosity is 0, 1 or 2" ;;
+	esac
+}

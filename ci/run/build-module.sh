@@ -30,11 +30,7 @@ config=${MNCOMPAT_CONFIG:-$outdir/compat}
 checker=sparse
 ! phases_on || checker=$MNCOMPAT_TOP/ci/run/sparse-timed.sh
 # V (make matrix V=1, kbuild's verbosity: its commands in build.log).
-case ${V:-} in
-0 | 1 | 2) verbose=V=$V ;;
-"") verbose="" ;;
-*) die "V='$(printf '%s' "$V" | tr '[:cntrl:]' '?')': kbuild's verbosity is 0, 1 or 2" ;;
-esac
+verbose=$(kbuild_verbosity) || exit 1
 # build EXTRA_KCFLAGS MAKEVAR...: the module build (-k: every file gets
 # compiled, so every diagnostic is in the log).
 build() {

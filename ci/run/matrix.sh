@@ -48,6 +48,7 @@ while [ $# -gt 0 ]; do
 done
 # Nothing to run is a usage error, found before the last results go.
 [ $# -gt 0 ] || [ -n "$selftests" ] || die "$usage"
+kbuild_verbosity >/dev/null || exit 1
 [ -r "$expect" ] || die "no expectations file '$expect'"
 # The guests' accelerator (ci/run/accel.sh): a wrong MNCOMPAT_ACCEL, or kvm
 # without a /dev/kvm this user can open, stops here; whether KVM really
