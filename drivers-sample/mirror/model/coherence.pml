@@ -9,7 +9,8 @@
  *      [-D THP: a PMD-mapped THP instead of one page]
  *   -D OOM_PRE414 | OOM_414 | OOM_416 | OOM_419 | OOM_512 | OOM_66
  *                                                 oom reaper, exit_mmap()
- *   -D DEVICE_RANGE | DEVICE_TLB | DEVICE_MAY_SLEEP | DEVICE_MAY_SLEEP_GATE
+ *   -D DEVICE_RANGE | DEVICE_TLB | DEVICE_MAY_SLEEP | DEVICE_MAY_SLEEP_GATE |
+ *      DEVICE_MAY_SLEEP_NOGATE
  *   -D MUTANT_...  (at most one, see the other .pml files)
  *
  * Properties (verify.sh tells them apart by what the failed assertion
@@ -90,7 +91,8 @@ byte mf_seq;		/* C struct mirror_file(coherence): unsigned long seq; */
 byte mf_active;		/* C struct mirror_file(coherence, deadlock): unsigned int active; */
 bool waiting[NFAULTS];	/* C struct mirror_file(deadlock): wait_queue_head_t idle; */
 bool sleep_lock;	/* C struct mirror_file(no-sleep): struct mutex sleep_lock; */
-/* C struct mirror_file(unmodelled: statistics): struct mirror_stats stats; }; */
+/* C struct mirror_file(unmodelled: statistics, the struct's end now after the flag below): struct mirror_stats stats; */
+/* C struct mirror_file(unmodelled: set and read only by the DEVPT_REGISTER_GET test knob, one file per mm, a build the tie does not read): bool opened; }; */
 bool ptl;		/* the page-table lock */
 byte page_ref[NPAGES];	/* page reference counts */
 
@@ -98,10 +100,20 @@ byte page_ref[NPAGES];	/* page reference counts */
 #define DEVICE_MAY_SLEEP
 #define COMPAT_GATE
 #endif
-#ifdef COMPAT_GATE
+#ifdef DEVICE_MAY_SLEEP_NOGATE
+#define DEVICE_MAY_SLEEP
+#define COMPAT_NOGATE
+#if !defined(GEN_413) && !defined(OOM_419) && !defined(OOM_512) && \
+	!defined(OOM_66)
+#error "may-sleep-nogate: compat pairs the may-sleep table from 4.19 only"
+#endif
+#endif
+#if defined(COMPAT_GATE) || defined(COMPAT_NOGATE)
 /* compat's records of the rounds (mirror_notifier.pml), per _pid */
 #define NPIDS		8
 byte gate_rec[NPIDS];
+#endif
+#ifdef COMPAT_GATE
 bool gate_first;	/* the mm's list calls the gate first */
 #endif
 

@@ -127,11 +127,14 @@ inline start_result(has_end, reports)
 	}
 }
 
-/* range_end on every subscription of the mm that has one. */
-inline kernel_range_end(start, end)
+/*
+ * range_end on every subscription of the mm that has one (BLOCKABLE: what
+ * the range says, as the 5.0+ form tells range_end).
+ */
+inline kernel_range_end(start, end, blockable)
 {
-#ifdef COMPAT_GATE
-	compat_sub_range_end(start, end)	/* the gate has none */
+#if defined(COMPAT_GATE) || defined(COMPAT_NOGATE)
+	compat_sub_range_end(start, end, blockable)	/* the gate has none */
 #else
 	call_range_end(start, end)
 #endif
@@ -153,10 +156,16 @@ inline kernel_range_start(start, end, blockable)
 	 */
 	/*
 	 * C devpt_register(unmodelled: the model has one device on one mm,
-	 * its table in mf_pt): int devpt_register(struct devpt *pt, spinlock_t
-	 * *lock, const struct mmu_notifier_ops *ops) { if (!current->mm)
-	 * return -EINVAL; pt->lock = lock; INIT_RADIX_TREE(&pt->tree,
-	 * GFP_ATOMIC); pt->notifier.ops = ops; pt->mm = current->mm;
+	 * its table in mf_pt, set up now by devpt_init): int devpt_register(struct devpt *pt, spinlock_t
+	 * *lock, const struct mmu_notifier_ops *ops) { int ret; if
+	 * (!current->mm) return -EINVAL; devpt_init(pt, lock, current->mm);
+	 * pt->notifier.ops = ops;
+	 */
+	/*
+	 * C devpt_init(unmodelled: the model has one device on one mm, its
+	 * table in mf_pt): void devpt_init(struct devpt *pt, spinlock_t *lock,
+	 * struct mm_struct *mm) { pt->lock = lock; INIT_RADIX_TREE(&pt->tree,
+	 * GFP_ATOMIC); pt->mm = mm; }
 	 */
 	/*
 	 * C mncompat_mmu_notifier_register[<4.19](coherence; reviewed: before
@@ -166,11 +175,18 @@ inline kernel_range_start(start, end, blockable)
 	 * mm_struct *mm) { return mmu_notifier_register(mn, mm); }
 	 */
 	/*
-	 * C __mncompat_is_paired[>=4.19](warn, pairing, b4; reviewed: a table
+	 * C __mncompat_ops_paired[>=4.19](warn, pairing, b4; reviewed: a table
 	 * is paired where compat made its range_end the paired one, the
-	 * may-sleep table from 4.19): static inline bool
-	 * __mncompat_is_paired(const struct mmu_notifier *mn) { return mn->ops
-	 * && mn->ops->invalidate_range_end == __mncompat_paired_range_end; }
+	 * may-sleep table from 4.19, the test of __mncompat_is_paired moved
+	 * here unchanged for mncompat_mmu_notifier_get): static inline bool
+	 * __mncompat_ops_paired(const struct mmu_notifier_ops *ops) { return
+	 * ops && ops->invalidate_range_end == __mncompat_paired_range_end; }
+	 */
+	/*
+	 * C __mncompat_is_paired[>=4.19](warn, pairing, b4; reviewed: the
+	 * same test as before, now through __mncompat_ops_paired of the
+	 * subscription's table): static inline bool __mncompat_is_paired(const
+	 * struct mmu_notifier *mn) { return __mncompat_ops_paired(mn->ops); }
 	 */
 	/*
 	 * C __mncompat_unlist_gate[>=4.19](unmodelled: the undoing of a
@@ -178,15 +194,50 @@ inline kernel_range_start(start, end, blockable)
 	 * digest: 951baa1e2d9202fd):
 	 */
 	/*
+	 * C __mncompat_new_gate[>=4.19](warn, pairing, b4; reviewed: the
+	 * gate allocated and listed for the driver's subscription, not
+	 * yet live, as __mncompat_register_paired did it before, which
+	 * calls it at its driver-first step below, the
+	 * allocation failure left out as the model's registration does
+	 * not fail): static inline struct __mncompat_gate
+	 * *__mncompat_new_gate(struct __mncompat_pairing *p, struct
+	 * mmu_notifier *mn, struct mm_struct *mm) { struct __mncompat_gate
+	 * *gate = kzalloc(sizeof(*gate), GFP_KERNEL); if (!gate) return
+	 * NULL; gate->mn.ops = &__mncompat_gate_ops; gate->main = mn;
+	 * gate->mm = mm; gate->pairing = p; spin_lock(&p->lock);
+	 * gate->next = p->gates; p->gates = gate; spin_unlock(&p->lock);
+	 * return gate; }
+	 */
+	/*
+	 * C __mncompat_register_one[>=4.19](warn, pairing, b4; reviewed:
+	 * mmu_notifier_register here, __mmu_notifier_register where the
+	 * caller holds the mmap lock, either one subscription added at
+	 * the head of the mm's list before the model's first range):
+	 * static __always_inline int __mncompat_register_one(struct
+	 * mmu_notifier *mn, struct mm_struct *mm, bool mmap_locked) {
+	 * return mmap_locked ? __mmu_notifier_register(mn, mm) :
+	 * mmu_notifier_register(mn, mm); }
+	 */
+	/*
+	 * C __mncompat_free_new_gate[>=4.19](unmodelled: the undoing of a
+	 * registration that failed, the model's registration does not
+	 * fail): static inline void __mncompat_free_new_gate(struct
+	 * __mncompat_pairing *p, struct __mncompat_gate *gate) {
+	 * spin_lock(&p->lock); __mncompat_unlist_gate(p, gate);
+	 * spin_unlock(&p->lock); kfree(gate); }
+	 */
+	/*
 	 * C mncompat_mmu_notifier_register[>=4.19](warn, pairing, b4;
 	 * reviewed: a paired table gets the gate, any other table plain
-	 * mmu_notifier_register as before): static inline int
+	 * mmu_notifier_register as before, the new false saying the caller
+	 * does not hold the mmap lock, which changes only which kernel call
+	 * registers each subscription): static inline int
 	 * mncompat_mmu_notifier_register(struct mmu_notifier *mn, struct
 	 * mm_struct *mm) { if (__mncompat_is_paired(mn)) return
-	 * __mncompat_register_paired(mn, mm); return mmu_notifier_register(mn,
-	 * mm); }
+	 * __mncompat_register_paired(mn, mm, false); return
+	 * mmu_notifier_register(mn, mm); }
 	 */
-	/* C devpt_register(coherence, warn, pairing, b4; reviewed: the registration is compat's now, the table and the gate, this branch): return mncompat_mmu_notifier_register(&pt->notifier, pt->mm); } */
+	/* C devpt_register(coherence, warn, pairing, b4; reviewed: the registration is compat's now, the table and the gate, this branch, its result now returned through a local, the test knobs that register under the mmap lock being builds the tie does not read): ret = mncompat_mmu_notifier_register(&pt->notifier, pt->mm); return ret; } */
 	if
 	:: gate_first ->
 		compat_gate_range_start(start, end, blockable);
@@ -200,20 +251,20 @@ inline kernel_range_start(start, end, blockable)
 		 * first, this branch, the model checking both orders, and live
 		 * once both are registered, before the model's first range, the
 		 * failure paths left out as the model's registration does not
-		 * fail): static inline int __mncompat_register_paired(struct
-		 * mmu_notifier *mn, struct mm_struct *mm) { struct
-		 * __mncompat_pairing *p = __mncompat_pairing_of(mn); struct
-		 * __mncompat_gate *gate; int ret; gate = kzalloc(sizeof(*gate),
-		 * GFP_KERNEL); if (!gate) return -ENOMEM; gate->mn.ops =
-		 * &__mncompat_gate_ops; gate->main = mn; gate->mm = mm;
-		 * gate->pairing = p; spin_lock(&p->lock); gate->next = p->gates;
-		 * p->gates = gate; spin_unlock(&p->lock); ret =
-		 * mmu_notifier_register(&gate->mn, mm); if (ret) goto unlist; ret
-		 * = mmu_notifier_register(mn, mm); if (ret) goto unregister;
-		 * spin_lock(&p->lock); gate->live = true; spin_unlock(&p->lock);
-		 * return 0; unregister: mmu_notifier_unregister(&gate->mn, mm);
-		 * unlist: spin_lock(&p->lock); __mncompat_unlist_gate(p, gate);
-		 * spin_unlock(&p->lock); kfree(gate); return ret; }
+		 * fail, the gate's allocation and listing now in
+		 * __mncompat_new_gate and each registration in
+		 * __mncompat_register_one, the same steps as before): static
+		 * __always_inline int __mncompat_register_paired(struct
+		 * mmu_notifier *mn, struct mm_struct *mm, bool mmap_locked) {
+		 * struct __mncompat_pairing *p = __mncompat_pairing_of(mn); struct
+		 * __mncompat_gate *gate; int ret; gate = __mncompat_new_gate(p,
+		 * mn, mm); if (!gate) return -ENOMEM; ret =
+		 * __mncompat_register_one(&gate->mn, mm, mmap_locked); if (ret)
+		 * goto free; ret = __mncompat_register_one(mn, mm, mmap_locked);
+		 * if (ret) goto unregister; spin_lock(&p->lock); gate->live =
+		 * true; spin_unlock(&p->lock); return 0; unregister:
+		 * mmu_notifier_unregister(&gate->mn, mm); free:
+		 * __mncompat_free_new_gate(p, gate); return ret; }
 		 */
 		compat_sub_range_start(start, end, blockable);
 		start_result(HAS_RANGE, SUB_REPORTS);
@@ -222,19 +273,26 @@ inline kernel_range_start(start, end, blockable)
 	fi
 #else
 	/*
-	 * the one table the driver registered: the may-sleep device, the
-	 * table registered with the kernel's own mmu_notifier_register() (the
-	 * 5.12+ counterexample; compat's -DMNCOMPAT_NO_START_END_PAIRING
-	 * knob), or range and tlb, whose tables compat does not pair (the
+	 * the one table the driver registered: the may-sleep-nogate device,
+	 * compat's paired table registered with the kernel's own
+	 * mmu_notifier_register() or __mmu_notifier_register() (no gate:
+	 * compat's trampolines, COMPAT_NOGATE); the may-sleep device, the
+	 * table as compat's -DMNCOMPAT_NO_START_END_PAIRING knob builds it
+	 * (the driver's callbacks, the 5.12+ counterexample; before 4.19 every
+	 * build); or range and tlb, whose tables compat does not pair (the
 	 * registration's tie notes are at the COMPAT_GATE branch above)
 	 */
+#ifdef COMPAT_NOGATE
+	compat_sub_range_start(start, end, blockable);
+#else
 	call_range_start(start, end, blockable);
+#endif
 	start_result(HAS_RANGE, 1)
 #endif
 #if START_FAILURE_ENDS_ALL
 	;
 	if
-	:: kret != 0 -> kernel_range_end(start, end)
+	:: kret != 0 -> kernel_range_end(start, end, blockable)
 	:: else
 	fi
 #endif
@@ -261,7 +319,7 @@ inline range_invalidation(lo, hi, new, start, end, blockable)
 #endif
 	:: else ->
 #ifdef MUTANT_END_BEFORE_PTE
-		kernel_range_end(start, end);
+		kernel_range_end(start, end, blockable);
 #endif
 		spin_lock(ptl);
 		pte_change(lo, hi, new);
@@ -275,7 +333,7 @@ inline range_invalidation(lo, hi, new, start, end, blockable)
 		:: else -> hooked = false
 		fi;
 #ifndef MUTANT_END_BEFORE_PTE
-		kernel_range_end(start, end)
+		kernel_range_end(start, end, blockable)
 #else
 		skip
 #endif
@@ -373,7 +431,7 @@ proctype thp_event()
 		remove_migration_ptes(0, 1)
 	:: skip;	/* MADV_DONTNEED of the tail */
 		kernel_range_start(ADDR(0), ADDR(0) + HPAGE_PMD_SIZE, true);
-		kernel_range_end(ADDR(0), ADDR(0) + HPAGE_PMD_SIZE);
+		kernel_range_end(ADDR(0), ADDR(0) + HPAGE_PMD_SIZE, true);
 		range_invalidation(1, 1, NONE, ADDR(1), ADDR(1) + PAGE_SIZE,
 				   true)
 	fi

@@ -13,14 +13,21 @@
  *                     -EAGAIN on a range that must not block) and the hook,
  *                     with MNCOMPAT_RANGE_START_MAY_SLEEP (on 6.6+ compat
  *                     leaves the hook out of such a table: range callbacks
- *                     alone, the protocol DEVICE_RANGE checks), registered
- *                     with the kernel's mmu_notifier_register() (one
- *                     subscription: the 5.12+ counterexample)
+ *                     alone, the protocol DEVICE_RANGE checks), one
+ *                     subscription whose range callbacks are the driver's
+ *                     (as compat's -DMNCOMPAT_NO_START_END_PAIRING knob
+ *                     builds it, and every build before 4.19: the 5.12+
+ *                     counterexample)
  *   DEVICE_MAY_SLEEP_GATE  the same table registered the way compat pairs
  *                     start and end on both sides of 5.12
  *                     (mncompat_mmu_notifier_register(), as devpt_register()
  *                     does: the table and compat's gate, COMPAT_GATE below;
  *                     the device the tie ties the glue to)
+ *   DEVICE_MAY_SLEEP_NOGATE  compat's paired table (4.19+) registered with
+ *                     the kernel's own mmu_notifier_register() or
+ *                     __mmu_notifier_register() (the b4-may-sleep-kernel-locked
+ *                     suite): one subscription, compat's trampolines
+ *                     without a gate (COMPAT_NOGATE below)
  *
  * Mutants:
  *   MUTANT_EMPTY_RANGE        the invalidate_page trampoline delivers
@@ -53,7 +60,15 @@
  *                             subscriptions runs the driver's range_start
  *   MUTANT_RECORD_PER_MN      one record per notifier, not per task: two
  *                             tasks' rounds share it
+ * and compat's table without a gate (DEVICE_MAY_SLEEP_NOGATE):
+ *   MUTANT_NOGATE_END_IGNORES_FAILURE  its range_end calls the driver's
+ *                             for a range whose start failed (as before
+ *                             5a1077a), with the 5.12+ WARN let go
+ *                             (MUTANT_WARN_GOES_ON: the WARN comes first)
  */
+#ifdef MUTANT_NOGATE_END_IGNORES_FAILURE
+#define MUTANT_WARN_GOES_ON
+#endif
 /* C(no-sleep): #define MNCOMPAT_RANGE_START_MAY_SLEEP 1 */
 /* C(unmodelled: a benchmark knob, 0 outside MIRROR_BENCH builds): #define MIRROR_BENCH_SLOW_COMPAT 0 */
 
@@ -101,10 +116,12 @@
 	 * C mirror_may_sleep_ops[>=4.19](coherence, warn, pairing; reviewed:
 	 * from 4.19 the table's range callbacks are compat's paired trampolines
 	 * OPS__mncompat_paired_start and __mncompat_paired_range_end, which
-	 * without a gate pass the driver's start and end through as the
-	 * one-table may-sleep device has them, the 5.12+ counterexample of
-	 * plain mmu_notifier_register, and with the gate are
-	 * compat_sub_range_start and compat_sub_range_end):
+	 * are compat_sub_range_start and compat_sub_range_end, with the gate
+	 * in the may-sleep-gate device and without it in the may-sleep-nogate
+	 * device, the table registered with the kernel's plain calls, while
+	 * the may-sleep device has the driver's callbacks as the
+	 * MNCOMPAT_NO_START_END_PAIRING build makes them, the 5.12+
+	 * counterexample):
 	 * .invalidate_range_start = mirror_may_sleep_ops__mncompat_paired_start,
 	 * .invalidate_range_end = __mncompat_paired_range_end,
 	 */
@@ -328,7 +345,7 @@ inline __mncompat_invalidate_page(address)	/* C(coherence): static __always_inli
 #endif /* MUTANT_NO_TRAMPOLINE */
 }
 
-#ifdef COMPAT_GATE
+#if defined(COMPAT_GATE) || defined(COMPAT_NOGATE)
 /*
  * compat's pairing design (issue 33 item 2, in
  * compat/include/mncompat/mmu_notifier.h): mncompat_mmu_notifier_register()
@@ -361,12 +378,21 @@ inline __mncompat_invalidate_page(address)	/* C(coherence): static __always_inli
  * the driver's, which may sleep). Before 4.19 no range_start can fail.
  * A round's record: none, its first start ran the driver's (OK1, FAIL1),
  * both starts ran (OK2, FAIL2: finished, or stale where no range_end came).
+ *
+ * Without a gate (COMPAT_NOGATE: the table registered with the kernel's
+ * plain calls) the table's range_start is the driver's answer, on a
+ * non-blockable range with the task's stale record taken out first and a
+ * failure noted (NOGATE_FAILED), and its range_end skips the driver's for
+ * a non-blockable range noted as failed: the range_end 5.12+ calls after
+ * the failure (and after its WARN, which compat cannot prevent without the
+ * gate) does not reach the driver.
  */
 #define REC_NONE	0
 #define REC_OK1		1
 #define REC_FAIL1	2
 #define REC_OK2		3
 #define REC_FAIL2	4
+#define REC_NOGATE_FAILED 5
 #ifdef MUTANT_RECORD_PER_MN
 #define REC		gate_rec[0]
 #else
@@ -390,12 +416,15 @@ inline compat_round_start(start, end, blockable)
 	 * compat notes the range of a started round in one of 8 slots per
 	 * table under its lock where the model keeps REC per task, and refuses
 	 * the round with -EAGAIN when no slot is free, which the model with
-	 * its two tasks never sees): static inline bool
+	 * its two tasks never sees, and notes a failed start of a table
+	 * without a gate with failed set, REC_NOGATE_FAILED in the model, the
+	 * gate's records never failed): static inline bool
 	 * __mncompat_note_started(struct __mncompat_pairing *p, struct
-	 * mmu_notifier *mn, const struct mmu_notifier_range *range) { struct
-	 * __mncompat_started *s; lockdep_assert_held(&p->lock); for (s =
-	 * p->started; s < p->started + 8; s++) { if (s->mn) continue; s->mn =
-	 * mn; s->task = current; s->start = range->start; s->end = range->end;
+	 * mmu_notifier *mn, const struct mmu_notifier_range *range, bool
+	 * failed) { struct __mncompat_started *s;
+	 * lockdep_assert_held(&p->lock); for (s = p->started; s < p->started +
+	 * 8; s++) { if (s->mn) continue; s->mn = mn; s->task = current;
+	 * s->start = range->start; s->end = range->end; s->failed = failed;
 	 * return true; } return false; }
 	 */
 	/*
@@ -477,18 +506,22 @@ inline compat_gate_range_start(start, end, blockable)
 	 * record of this task left by a round that no range_end closed, a
 	 * 4.19-5.11 kernel after another table's failure, is ended late by
 	 * the task's next non-blockable start where the model clears it, and
-	 * the model has one device): have_stale = live &&
-	 * __mncompat_take_started(p, mn, current, 0, 0, true, &stale);
-	 * spin_unlock(&p->lock); if (!live) return 0; if (have_stale)
-	 * __mncompat_end_noted(p, mn, range->mm, &stale);
+	 * the model has one device, a record noted as failed being dropped
+	 * and not ended, which a live gate meets only after a gate-less
+	 * window of mncompat_mmu_notifier_put and get, not in the model):
+	 * have_stale = live && __mncompat_take_started(p, mn, current, 0, 0,
+	 * true, &stale); spin_unlock(&p->lock); if (!live) return 0; if
+	 * (have_stale && !stale.failed) __mncompat_end_noted(p, mn,
+	 * range->mm, &stale);
 	 */
 	/*
 	 * C __mncompat_gate_start[>=4.19](pairing, b4, warn; reviewed: G2 and
 	 * G4, the driver's start noted, and on its failure the note taken out
 	 * and -EAGAIN for the kernel from the gate, which has no range_end,
 	 * as REC_FAIL and GATE_REPORTS, the no-slot refusal left out as with
-	 * __mncompat_note_started): spin_lock(&p->lock); if (!gate->live) {
-	 * ret = 0; } else if (!__mncompat_note_started(p, mn, range)) { ret =
+	 * __mncompat_note_started, the record noted as not failed):
+	 * spin_lock(&p->lock); if (!gate->live) { ret = 0; } else if
+	 * (!__mncompat_note_started(p, mn, range, false)) { ret =
 	 * -EAGAIN; } else if (p->desc->invalidate_range_start(mn, range)) {
 	 * __mncompat_take_started(p, mn, current, range->start, range->end,
 	 * false, &stale); ret = -EAGAIN; } spin_unlock(&p->lock); return ret; }
@@ -502,8 +535,11 @@ inline compat_gate_range_start(start, end, blockable)
 #endif
 
 /*
- * The driver's subscription's range_start: G3, it returns 0 whatever the
- * driver's did (SUB_REPORTS 0: the kernel sees no failure from it).
+ * The driver's subscription's range_start: with the gate G3, it returns 0
+ * whatever the driver's did (SUB_REPORTS 0: the kernel sees no failure
+ * from it); without a gate (COMPAT_NOGATE) the driver's answer, which the
+ * kernel sees (kernel_range_start), a failure on a non-blockable range
+ * noted for the range_end.
  */
 inline compat_sub_range_start(start, end, blockable)
 {
@@ -520,33 +556,78 @@ inline compat_sub_range_start(start, end, blockable)
 	 */
 	/*
 	 * C __mncompat_paired_start[>=4.19](unmodelled: the query of
-	 * __mncompat_pairing_of, a range with no mm that no kernel passes):
+	 * __mncompat_pairing_of, a range with no mm that no kernel passes,
+	 * and the declaration of the stale record the branch without a gate
+	 * takes out):
 	 * static inline int __mncompat_paired_start(struct __mncompat_pairing
 	 * *p, struct mmu_notifier *mn, const struct mmu_notifier_range *range)
-	 * { struct __mncompat_gate *gate; int ret = 0; if
-	 * (unlikely(!range->mm)) { *(struct __mncompat_pairing **)range->start
-	 * = p; return 0; }
+	 * { struct __mncompat_gate *gate; struct __mncompat_started stale
+	 * __maybe_unused; int ret = 0; if (unlikely(!range->mm)) { *(struct
+	 * __mncompat_pairing **)range->start = p; return 0; }
 	 */
 	/*
 	 * C __mncompat_paired_start[>=4.19](pairing, warn, no-sleep; reviewed:
 	 * G1 and G3 another way, on a blockable range the driver's subscription
 	 * runs the driver's range_start and passes its result on, which the
 	 * glue's is 0 there, on a non-blockable one it returns 0 and the live
-	 * gate runs the driver's): if (mncompat_range_blockable(range)) return
+	 * gate runs the driver's, and without a gate the blockable branch
+	 * below is this return): if (mncompat_range_blockable(range)) return
 	 * p->desc->invalidate_range_start(mn, range); spin_lock(&p->lock); gate
 	 * = __mncompat_gate_of(p, mn);
 	 */
-	/*
-	 * C __mncompat_paired_start[>=4.19](unmodelled: no gate or one not yet
-	 * live, a table registered with plain mmu_notifier_register as the
-	 * one-table may-sleep device, or a range during
-	 * mncompat_mmu_notifier_register, which the model runs before any
-	 * range): if (!gate || !gate->live) { ret =
-	 * p->desc->invalidate_range_start(mn, range); if (!ret && gate)
-	 * __mncompat_note_started(p, mn, range); }
-	 */
-	/* C __mncompat_paired_start[>=4.19](pairing, warn; reviewed: G3, the subscription reports 0 where the gate is live, SUB_REPORTS 0): spin_unlock(&p->lock); return ret; } */
+#ifdef COMPAT_NOGATE
+	if
+	:: blockable -> call_range_start(start, end, blockable)
+	:: else ->
+		/*
+		 * C __mncompat_paired_start[>=4.19](unmodelled: a gate not yet
+		 * live, a range during registration, which the model runs
+		 * before any range): if (gate && !gate->live) { ret =
+		 * p->desc->invalidate_range_start(mn, range); if (!ret)
+		 * __mncompat_note_started(p, mn, range, false); }
+		 */
+		/*
+		 * C __mncompat_paired_start[4.19-4.20](pairing, warn, b4;
+		 * reviewed: no gate, the table registered with the kernel's
+		 * plain calls as the may-sleep-nogate device, the driver's answer
+		 * for the kernel and no record, as the step below stands for
+		 * both forms, the record it makes on 5.0+ being looked at only by
+		 * a range_end after a failure, which 4.19-4.20 kernels never
+		 * call): else if (!gate) { ret =
+		 * p->desc->invalidate_range_start(mn, range); if (ret)
+		 * __mncompat_no_gate(p, ret); }
+		 */
+		/*
+		 * C __mncompat_paired_start[>=5.0](pairing, warn, b4; reviewed:
+		 * no gate, the table registered with the kernel's plain calls as
+		 * the may-sleep-nogate device, a stale record of this task taken
+		 * out, the driver's answer for the kernel, its failure noted as
+		 * REC_NOGATE_FAILED for the range_end, the slots being per table
+		 * under its lock where the model keeps REC per task): else if
+		 * (!gate) { __mncompat_take_started(p, mn, current, 0, 0, true,
+		 * &stale); ret = p->desc->invalidate_range_start(mn, range); if
+		 * (ret) { __mncompat_no_gate(p, ret); __mncompat_note_started(p,
+		 * mn, range, true); } }
+		 */
+		REC = REC_NONE;	/* the task's stale record taken out */
+		call_range_start(start, end, blockable);
+		/*
+		 * C __mncompat_no_gate[>=4.19](no-sleep; reviewed: compat's
+		 * message once where the driver's start failed without a gate,
+		 * printk under the lock, which does not sleep, and no WARNING
+		 * splat, the kernel's own 5.12+ WARN being the warn property, so
+		 * the model prints nothing and the step here is the failure
+		 * noted): static inline void __mncompat_no_gate(struct
+		 * __mncompat_pairing *p, int ret) { pr_warn_once(
+		 * "mncompat: %ps: a table whose range_start may fail, registered without compat's gate (use mncompat_mmu_notifier_register(), __mncompat_mmu_notifier_register() or mncompat_mmu_notifier_get()): its failed start (%d) makes 5.12+ kernels warn\n",
+		 * p->desc->invalidate_range_start, ret); }
+		 */
+		REC = (ret != 0 -> REC_NOGATE_FAILED : REC_NONE)
+	fi
+#else
+	/* C __mncompat_paired_start[>=4.19](pairing, warn; reviewed: G3, the subscription reports 0 where the gate is live, SUB_REPORTS 0, and without a gate it reports the driver's answer, kernel_range_start's COMPAT_NOGATE branch): spin_unlock(&p->lock); return ret; } */
 	compat_round_start(start, end, blockable)
+#endif
 }
 #ifdef MUTANT_SUB_REPORTS_FAILURE
 #define SUB_REPORTS	1
@@ -554,8 +635,12 @@ inline compat_sub_range_start(start, end, blockable)
 #define SUB_REPORTS	0
 #endif
 
-/* The driver's subscription's range_end: G4 (and the round is over). */
-inline compat_sub_range_end(start, end)
+/*
+ * The driver's subscription's range_end: with the gate G4 (and the round
+ * is over); without it (COMPAT_NOGATE) the driver's range_end unless the
+ * range is non-blockable and its start was noted as failed.
+ */
+inline compat_sub_range_end(start, end, blockable)
 {
 	/* C __mncompat_paired_range_end[4.19-4.20](pairing, deadlock; reviewed: the table's range_end, the 4.19-4.20 form, not told whether the range was blockable): void __weak __mncompat_paired_range_end(struct mmu_notifier *mn, struct mm_struct *mm, unsigned long start_, unsigned long end_) { const struct mmu_notifier_range range = { .blockable = false, .end = end_, .mm = mm, .start = start_ }; __mncompat_main_end(mn, &range, false, false); } */
 	/* C __mncompat_paired_range_end[>=5.0](pairing, deadlock; reviewed: the table's range_end): void __weak __mncompat_paired_range_end(struct mmu_notifier *mn, const struct mmu_notifier_range *range) { __mncompat_main_end(mn, range, mncompat_range_blockable(range), true); } */
@@ -589,20 +674,35 @@ inline compat_sub_range_end(start, end)
 	/*
 	 * C __mncompat_main_end[>=4.19](pairing, deadlock; reviewed: G4
 	 * another way, on a blockable range the driver's range_end always
-	 * runs, its start ran and succeeded there, on a non-blockable one only
-	 * where the round's record is taken out, as REC_OK2, or where the
+	 * runs, its start ran and succeeded there, on a non-blockable one
+	 * where the round's record is taken out and does not say failed, as
+	 * REC_OK2, never where it says failed, as REC_NOGATE_FAILED, which
+	 * only the table without a gate notes, and without a record where the
 	 * range_end is not told the range, 4.19-4.20, whose kernels end no
-	 * range after a failure, or no live gate speaks for the table):
-	 * static inline void __mncompat_main_end(struct mmu_notifier *mn,
-	 * const struct mmu_notifier_range *range, bool blockable, bool known)
-	 * { struct __mncompat_pairing *p = __mncompat_pairing_of(mn); struct
-	 * __mncompat_gate *gate; struct __mncompat_started s; bool call; if
-	 * (blockable) { p->desc->invalidate_range_end(mn, range); return; }
-	 * spin_lock(&p->lock); gate = __mncompat_gate_of(p, mn); call =
-	 * __mncompat_take_started(p, mn, current, range->start, range->end,
-	 * false, &s) || !known || !gate || !gate->live; spin_unlock(&p->lock);
-	 * if (call) p->desc->invalidate_range_end(mn, range); }
+	 * range after a failure, or no live gate speaks for the table, the
+	 * may-sleep-nogate device, whose non-blockable start always fails in
+	 * the model): static inline void __mncompat_main_end(struct
+	 * mmu_notifier *mn, const struct mmu_notifier_range *range, bool
+	 * blockable, bool known) { struct __mncompat_pairing *p =
+	 * __mncompat_pairing_of(mn); struct __mncompat_gate *gate; struct
+	 * __mncompat_started s; bool call; if (blockable) {
+	 * p->desc->invalidate_range_end(mn, range); return; }
+	 * spin_lock(&p->lock); gate = __mncompat_gate_of(p, mn); if
+	 * (__mncompat_take_started(p, mn, current, range->start, range->end,
+	 * false, &s)) call = !s.failed; else call = !known || !gate ||
+	 * !gate->live; spin_unlock(&p->lock); if (call)
+	 * p->desc->invalidate_range_end(mn, range); }
 	 */
+#ifdef COMPAT_NOGATE
+	if
+	:: atomic { !blockable && REC == REC_NOGATE_FAILED -> REC = REC_NONE }	/* reached only on a violation: after the 5.12+ WARN, which warn-goes-on lets go */
+#ifdef MUTANT_NOGATE_END_IGNORES_FAILURE
+		;
+		call_range_end(start, end)
+#endif
+	:: else -> call_range_end(start, end)
+	fi
+#else
 	if
 	:: atomic { REC == REC_OK2 -> REC = REC_NONE };
 		call_range_end(start, end)
@@ -613,5 +713,6 @@ inline compat_sub_range_end(start, end)
 	:: atomic { REC == REC_FAIL2 -> REC = REC_NONE }
 #endif
 	fi
+#endif
 }
-#endif /* COMPAT_GATE */
+#endif /* COMPAT_GATE || COMPAT_NOGATE */

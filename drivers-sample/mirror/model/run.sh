@@ -193,7 +193,7 @@ while read -r gen device mutant want extra; do
 		continue
 	fi
 	case $device in
-	range | tlb | may-sleep | may-sleep-gate)
+	range | tlb | may-sleep | may-sleep-gate | may-sleep-nogate)
 		dev_macro=DEVICE_$(echo "$device" | tr 'a-z-' 'A-Z_') ;;
 	*) not_ok "$what: unknown device '$device'"; continue ;;
 	esac

@@ -189,14 +189,18 @@ s/if (mf->active || mf->seq != seq) {/if (mf->active) {/' \
 		'C no longer has `if (!mncompat_range_blockable(range))`' \
 		'property no-sleep, deadlock, warn, pairing, b4'
 	control tie_fails "the device registered with the kernel's mmu_notifier_register() again, without compat's gate" \
-		drivers-sample/mirror/devpt.c 's/return mncompat_mmu_notifier_register(/return mmu_notifier_register(/' \
+		drivers-sample/mirror/devpt.c 's/ret = mncompat_mmu_notifier_register(/ret = mmu_notifier_register(/' \
 		'devpt_register (every kernel' \
-		'C now has `return mmu_notifier_register(&pt->notifier, pt->mm);`' \
+		'C now has `ret = mmu_notifier_register(&pt->notifier, pt->mm);`' \
 		'property coherence, warn, pairing, b4'
 	control tie_fails "compat's gate returning 0 where the driver's range_start failed" \
 		"$hdr" '/^static inline int __mncompat_gate_start(/,/^}/{/range->end, false, &stale);$/{n;s/ret = -EAGAIN;/ret = 0;/;};}' \
 		'__mncompat_gate_start (kernels 4.19-6.12' \
 		'C now has `ret = 0;`' 'property pairing, b4, warn'
+	control tie_fails "compat's range_end calling the driver's for a range whose start failed without a gate" \
+		"$hdr" 's/^\t\tcall = !s\.failed;$/\t\tcall = true;/' \
+		'__mncompat_main_end (kernels 4.19-6.12' \
+		'C now has `call = true;`' 'property pairing, deadlock'
 	control tie_passes "a comment in mirror_fault_page()" "$dev" \
 		'/^static int mirror_fault_page(/,/^}/s/^\t\tspin_lock(&mf->lock);$/\t\t\/* locked *\/\n&/'
 	control tie_passes "a comment in compat's invalidate_page trampoline" "$hdr" \
