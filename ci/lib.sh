@@ -224,3 +224,16 @@ kbuild_verbosity() {
 	*) die "V='$(printf '%s' "$V" | tr '[:cntrl:]' '?')': kbuild's verbosity is 0, 1 or 2" ;;
 	esac
 }
+
+# The cache: kernel build trees live under it and kbuild builds against
+# them, so its path takes what MNCOMPAT_OUT takes (A-Z a-z 0-9 / . _ + , @ -);
+# a relative one is made absolute here (apt and kbuild would read it from
+# other folders).
+case $MNCOMPAT_CACHE in
+*[!A-Za-z0-9/._+,@-]*)
+	die "MNCOMPAT_CACHE='$(printf '%s' "$MNCOMPAT_CACHE" | tr '[:cntrl:]' '?')': kernel build trees live under it, and kbuild cannot take every name: A-Z a-z 0-9 / . _ + , @ - only"
+	;;
+/*) ;;
+*) MNCOMPAT_CACHE=$(pwd)/$MNCOMPAT_CACHE ;;
+esac
+export MNCOMPAT_CACHE

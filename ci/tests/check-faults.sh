@@ -86,6 +86,13 @@ refused driver-tab "DRIVER '$m/tab?dir'" \
 	"$MNCOMPAT_TOP/ci/run/driver-matrix.sh" "$m/tab${tab}dir"
 refused driver-newline "DRIVER '$m/nl?dir'" \
 	"$MNCOMPAT_TOP/ci/run/driver-matrix.sh" "$m/nl${nl}dir"
+cache_nl="$base/cache${nl}dir"
+refused cache-newline "MNCOMPAT_CACHE='$base/cache?dir'" \
+	env MNCOMPAT_CACHE="$cache_nl" "$MNCOMPAT_TOP/ci/kernels/prepare-kernel.sh" deb-6.12
+refused cache-blank "MNCOMPAT_CACHE='$base/cache dir'" \
+	mk "DRIVER=$fixtures/plain" "MNCOMPAT_CACHE=$base/cache dir"
+check "cache-newline, cache-blank: neither cache folder is made" \
+	sh -c 'test ! -e "$1" && test ! -e "$2"' sh "$cache_nl" "$base/cache dir"
 out_dir="$base/out dir"
 refused out-blank "output directory '$base/out dir'" \
 	"$MNCOMPAT_TOP/ci/run/driver-matrix.sh" "$fixtures/plain"
