@@ -206,6 +206,63 @@ def called_group(toks, j):
     return any(x.t in ('->', '.', '[', '(') for x in inner)
 
 
+# Type words of a declaration that are no name of their own.
+TYPE_WORDS = set('''const volatile struct union enum unsigned signed __user
+__iomem __rcu static register inline extern auto restrict __restrict
+__percpu'''.split())
+# Scalar types: a pointer to one holds no page reference (a count, a
+# page frame number), a variable of one owns no pages.
+SCALAR_TYPES = set('''char short int long unsigned signed bool _Bool float
+double u8 u16 u32 u64 s8 s16 s32 s64 __u8 __u16 __u32 __u64 __s8 __s16
+__s32 __s64 size_t ssize_t loff_t pgoff_t gfp_t dma_addr_t phys_addr_t
+resource_size_t uintptr_t atomic_t atomic64_t'''.split())
+
+
+def decl_kind(toks):
+    """(name, kind) of one declarator with its type (the tokens of a
+    parameter, or of a variable without its initializer): kind is
+    'array' (an array: storage of its own), 'value' (a struct or union
+    held by value), 'scalar' (a number), 'scalar_ptr' (a pointer to
+    one: it holds no page reference) or 'ptr'; None when toks declare
+    no name."""
+    ids = [x for x in toks if x.kind == 'id' and x.t not in TYPE_WORDS]
+    if not ids:
+        return None
+    name = ids[-1].t
+    words = [x.t for x in toks]
+    stars = words.count('*')
+    if '[' in words:
+        return name, 'array'
+    types = [x.t for x in ids[:-1]] + \
+        [w for w in words if w in ('unsigned', 'signed')]
+    scalar = bool(types) and all(t in SCALAR_TYPES or t.endswith('_t') and
+                                 t not in ('pte_t', 'pmd_t', 'pud_t')
+                                 for t in types) and 'struct' not in words \
+        and 'union' not in words
+    if stars:
+        return name, 'scalar_ptr' if scalar and stars == 1 else 'ptr'
+    return name, 'scalar' if scalar else 'value'
+
+
+def params_info(toks):
+    """(name, kind) of each parameter of a parameter list (decl_kind())."""
+    out, cur, depth = [], [], 0
+    for t in toks + [Tok(',', 0, 'op')]:
+        if t.t in '([':
+            depth += 1
+        elif t.t in ')]':
+            depth -= 1
+        if t.t == ',' and depth == 0:
+            if not (len(cur) == 1 and cur[0].t == 'void'):
+                d = decl_kind(cur)
+                if d:
+                    out.append(d)
+            cur = []
+        else:
+            cur.append(t)
+    return out
+
+
 def params_of(toks):
     """Parameter names of a parameter list (the tokens inside the
     parentheses)."""

@@ -326,14 +326,150 @@ class Module:
             return None
         return pins[0]
 
+    def callers(self, f):
+        """The calls of f in the module: [(caller, argument tokens)]."""
+        if not hasattr(self, '_callers'):
+            self._callers = {}
+            for s in self.sources:
+                for g in s.funcs:
+                    for c, _, args in g.calls:
+                        for d in self.resolve(c, g.path):
+                            self._callers.setdefault(id(d), []).append((g, args))
+        return self._callers.get(id(f), [])
+
+    @staticmethod
+    def arg_root(arg):
+        """The variable an argument (x, &x, &x->f[i], x->y) is rooted at."""
+        ids = [x for x in arg if x.t not in ('&', '(', '*')]
+        return ids[0].t if ids and ids[0].kind == 'id' else None
+
+    def owned_by_caller(self, f, param, seen, depth=0):
+        """Where the object f's parameter param points to lives, when on
+        every path it is a variable on a caller's stack (a struct or an
+        array held by value): [(owner, variable)], or None when a caller
+        passes anything else (a field of a longer-lived object, a
+        pointer variable, a global) or f has no caller in the module."""
+        if depth > 6 or param not in f.params:
+            return None
+        k = f.params.index(param)
+        calls = self.callers(f)
+        if not calls:
+            return None
+        out = []
+        for g, args in calls:
+            if k >= len(args):
+                return None
+            root = self.arg_root(args[k])
+            if root is None:
+                return None
+            root = g.aliases.get(root, root) if g.locals.get(root) == 'ptr' else root
+            if g.locals.get(root) in ('value', 'array'):
+                out.append((g, root))
+            elif root in g.params and (id(g), root) not in seen:
+                seen.add((id(g), root))
+                up = self.owned_by_caller(g, root, seen, depth + 1)
+                if up is None:
+                    return None
+                out.extend(up)
+            elif (id(g), root) in seen:
+                continue
+            else:
+                return None
+        return out
+
+    def keeps_to(self, f, allowed):
+        """Does f store only into its own scalar or by-value locals, into
+        scalar pointers' targets and into the variables allowed (and
+        local pointers set from them)?"""
+        for r in f.store_roots:
+            kind = f.locals.get(r) or f.param_kinds.get(r)
+            if r in allowed or kind in ('scalar', 'value', 'array', 'scalar_ptr'):
+                continue
+            if kind == 'ptr' and r in f.locals and f.aliases.get(r) in allowed:
+                continue
+            return False
+        return True
+
+    def object_users(self, owner, var):
+        """The module's functions the stack object var of owner is handed
+        to (with the parameter that receives it), through every level:
+        [(function, parameter)]; None where it goes where this cannot
+        follow (a function that stores it elsewhere)."""
+        out, todo, seen = [], [(owner, var)], set()
+        while todo:
+            g, v = todo.pop()
+            for c, _, args in g.calls:
+                for k, a in enumerate(args):
+                    r = self.arg_root(a)
+                    r = g.aliases.get(r, r) if g.locals.get(r) == 'ptr' else r
+                    if r != v:
+                        continue
+                    for d in self.resolve(c, g.path):
+                        if k >= len(d.params) or (id(d), k) in seen:
+                            continue
+                        seen.add((id(d), k))
+                        p = d.params[k]
+                        if not self.keeps_to(d, {p}):
+                            return None
+                        out.append((d, p))
+                        todo.append((d, p))
+        return out
+
+    def scoped_pin(self, f):
+        """(call, line, owner, variable, releaser) when f pins user pages
+        into an object that lives on a caller's stack (a batch for one
+        copy) and that the caller has released through the module before
+        it returns: no fault path, the pages are dropped when the call
+        that took them returns.  Else None."""
+        pins = [(c, line) for c, line, _ in f.calls if PINS.match(c)]
+        if not pins or f.name in self.callbacks:
+            return None
+        if any(FAULT_IN.match(c) and not PINS.match(c) for c, _, _ in f.calls):
+            return None
+        params = [p for p in f.params if p in f.store_roots and
+                  f.param_kinds.get(p) not in ('scalar', 'scalar_ptr', 'value')]
+        params += [f.aliases[r] for r in f.store_roots
+                   if f.locals.get(r) == 'ptr' and f.aliases.get(r) in f.params]
+        if not params or not self.keeps_to(f, set(params)):
+            return None
+        owners = []
+        for p in set(params):
+            o = self.owned_by_caller(f, p, set())
+            if not o:
+                return None
+            owners.extend(o)
+        for g, var in owners:
+            users = self.object_users(g, var)
+            if users is None:
+                return None
+            rel = [d for d, _ in users if any(c in UNPINS for c, _, _ in d.calls)]
+            if not rel and not any(c in UNPINS for c, _, _ in g.calls):
+                return None
+        g, var = owners[0]
+        users = self.object_users(g, var) or []
+        rel = [d for d, _ in users if any(c in UNPINS for c, _, _ in d.calls)]
+        return (pins[0][0], pins[0][1], g, var, rel[0] if rel else g)
+
+    def is_transient(self, f):
+        return self.transient(f) or self.scoped_pin(f)
+
     def pins(self):
-        """The transient pins: [(function, call, path, line)]."""
+        """The transient pins: [(function, call, path, line, how)]: how
+        they are released before the call that took them returns."""
         out = []
         for s in self.sources:
             for f in s.funcs + list(s.macros.values()):
                 t = self.transient(f)
                 if t:
-                    out.append((f.name, t[0], f.path, t[1]))
+                    out.append((f.name, t[0], f.path, t[1],
+                                'releases them before it returns'))
+                    continue
+                t = self.scoped_pin(f)
+                if t:
+                    c, line, g, var, rel = t
+                    out.append((f.name, c, f.path, line,
+                                'puts them in %s()\'s local %s, which %s() releases '
+                                'before %s() returns' % (g.name, var, rel.name, g.name)))
         return out
 
     def vm_fault_handlers(self):
@@ -352,7 +488,7 @@ class Module:
         out = []
         for s in self.sources:
             for f in s.funcs + list(s.macros.values()):
-                if self.transient(f):
+                if self.is_transient(f):
                     continue
                 for c, line, _ in f.calls:
                     if FAULT_IN.match(c):
@@ -371,7 +507,7 @@ class Module:
         roots = {}
         for s in self.sources:
             for f in s.funcs + list(s.macros.values()):
-                if f.name in self.callbacks or self.transient(f):
+                if f.name in self.callbacks or self.is_transient(f):
                     continue
                 if any(FAULT_IN.match(c) for c, _, _ in f.calls):
                     roots[id(f)] = f
@@ -433,7 +569,10 @@ class Module:
             res.update(verdict='covered',
                        why='%s runs %s after the page-table change' % (end, page))
             return res
-        pw = self.work(page, path, skip=(start, end))
+        # (what range_start does when invalidate_page calls it is
+        # invalidate_page's work too: range_start does it before the
+        # change only)
+        pw = self.work(page, path, skip=(end,) if end else ())
         # A field invalidate_page writes matters to the protocol only if
         # the fault path reads it (a sequence count); statistics do not.
         proto = self.fault_path_reads()
@@ -457,9 +596,8 @@ class Module:
             p = pins[0]
             how = ('nothing in this module maps user pages back in: its only '
                    'get_user_pages() is a transient pin (%s() takes pages with %s() '
-                   'at %s:%d and releases them before it returns; no fault handler '
-                   'maps them into the device), which re-establishes nothing it '
-                   'dropped' % p)
+                   'at %s:%d and %s; no fault handler maps them into the device), '
+                   'which re-establishes nothing it dropped' % p)
         elif start and not faults:
             how = ('nothing in this module maps user pages back in (no '
                    'get_user_pages() or the like) to re-establish what it dropped')

@@ -7,8 +7,9 @@ import re
 
 from mnkernel import ALLOCATORS, ATOMIC_GFP, ATTRIBUTE_MACROS, FIELD_READERS, \
     FIELD_WRITERS, KEYWORDS, LOCK_OPS, SLEEPING_GFP, VM_FAULT_FIELDS
-from mnlex import called_group, drop_unbalanced_branches, last_member, lex, \
-    opening, params_of, split_args
+from mnlex import SCALAR_TYPES, TYPE_WORDS, called_group, decl_kind, \
+    drop_unbalanced_branches, last_member, lex, opening, params_info, \
+    params_of, split_args
 
 
 # ---------------------------------------------------------------------
@@ -40,17 +41,114 @@ class Func:
         self.eagain = None      # line of a "return -EAGAIN"
         self.gfp_unknown = None
         self.range_form = None  # read_body(): its address as a range
+        self.param_kinds = {}   # parameter -> decl_kind() kind
+        self.locals = {}        # local variable -> decl_kind() kind
+        self.store_roots = {}   # variable written through -> first line
+        self.aliases = {}       # local pointer -> the variable it was set from
 
     def where(self):
         return '%s:%d' % (self.path, self.line)
 
 
 ASSIGN_OPS = set('= += -= *= /= %= &= |= ^= <<= >>='.split())
+DECL_START = TYPE_WORDS | SCALAR_TYPES | {'struct', 'union', 'enum'}
+
+
+def lvalue_root(toks, j):
+    """toks[j] is the last token of an lvalue (x, x->f, x.a[i], *p):
+    the variable it is reached through, or None."""
+    root = None
+    while j >= 0:
+        t = toks[j]
+        if t.t == ']':
+            depth = 0
+            while j >= 0:
+                if toks[j].t == ']':
+                    depth += 1
+                elif toks[j].t == '[':
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j -= 1
+            j -= 1
+            continue
+        if t.t == ')':
+            k = opening(toks, j)
+            inner = [x for x in toks[k + 1:j] if x.kind == 'id']
+            if inner:
+                root = inner[0].t
+            return root
+        if t.kind == 'id':
+            root = t.t
+            if j >= 1 and toks[j - 1].t in ('->', '.'):
+                j -= 2
+                continue
+            return root
+        return root
+    return root
+
+
+def read_decls(f, toks):
+    """The local variables declared in the body toks, into f.locals."""
+    n = len(toks)
+    i = 0
+    while i < n:
+        if i and toks[i - 1].t not in (';', '{', '}'):
+            i += 1
+            continue
+        t = toks[i]
+        nxt = toks[i + 1] if i + 1 < n else None
+        decl = t.t in DECL_START or (
+            t.kind == 'id' and nxt is not None and
+            (nxt.kind == 'id' or
+             (nxt.t == '*' and i + 3 < n and toks[i + 2].kind == 'id' and
+              toks[i + 3].t in (';', ',', '=', '['))))
+        if not decl or t.t in ('return', 'goto', 'else', 'case', 'do'):
+            i += 1
+            continue
+        # the declaration up to its ';' (initializers skipped)
+        pieces, cur, depth, j = [], [], 0, i
+        while j < n:
+            x = toks[j]
+            if x.t in '([{':
+                depth += 1
+            elif x.t in ')]}':
+                depth -= 1
+                if depth < 0:
+                    break
+            if depth == 0 and x.t in (';', ','):
+                pieces.append(cur)
+                cur = []
+                if x.t == ';':
+                    break
+            else:
+                cur.append(x)
+            j += 1
+        if not pieces:
+            i += 1
+            continue
+        first = pieces[0]
+        eq = [k for k, x in enumerate(first) if x.t == '=']
+        head = first[:eq[0]] if eq else first
+        d = decl_kind(head)
+        if d is None or len([x for x in head if x.kind == 'id']) < 2:
+            i = j + 1
+            continue
+        f.locals[d[0]] = d[1]
+        name_at = max(k for k, x in enumerate(head) if x.t == d[0])
+        prefix = [x for x in head[:name_at] if x.t != '*']
+        for more in pieces[1:]:
+            eq = [k for k, x in enumerate(more) if x.t == '=']
+            d2 = decl_kind(prefix + (more[:eq[0]] if eq else more))
+            if d2:
+                f.locals[d2[0]] = d2[1]
+        i = j + 1
 
 
 def read_body(f, toks, gfp_macros):
     """Fill f from the tokens of its body."""
     n = len(toks)
+    read_decls(f, toks)
     # range_form: the third parameter (a page callback's address), its
     # uses, and those that are range pairs.
     addr = f.params[2] if len(f.params) >= 3 and not f.macro else None
@@ -94,6 +192,9 @@ def read_body(f, toks, gfp_macros):
                 m = last_member(args[0])
                 if m:
                     f.writes.setdefault(m, tok.line)
+                r = [x.t for x in args[0] if x.kind == 'id']
+                if r:
+                    f.store_roots.setdefault(r[0], tok.line)
             elif FIELD_READERS.match(t) and args:
                 for a in args:
                     m = last_member(a)
@@ -124,6 +225,30 @@ def read_body(f, toks, gfp_macros):
             else:
                 f.reads.setdefault(t, tok.line)
             continue
+        postfix = t in ('++', '--') and \
+            prv not in ('', ';', '{', '}', '(', ',')
+        if (t in ASSIGN_OPS or postfix) and i:
+            # through a variable (x->f = ..., *p = ..., a[i]++), not the
+            # variable itself (x = ..., i++)
+            bare = toks[i - 1].kind == 'id' and \
+                (i < 2 or toks[i - 2].t not in ('->', '.', '*'))
+            r = None if bare else lvalue_root(toks, i - 1)
+            if r:
+                f.store_roots.setdefault(r, tok.line)
+            if t == '=' and toks[i - 1].kind == 'id' and \
+                    (i < 2 or toks[i - 2].t not in ('->', '.')):
+                rv = [x for x in toks[i + 1:i + 4] if x.t not in ('&', '(')]
+                if rv and rv[0].kind == 'id':
+                    f.aliases.setdefault(toks[i - 1].t, rv[0].t)
+        elif t in ('++', '--') and i + 1 < n:
+            k = i + 1
+            while k + 2 < n and toks[k].kind == 'id' and \
+                    toks[k + 1].t in ('->', '.'):
+                k += 2
+            r = lvalue_root(toks, k) if k > i + 1 or toks[i - 1].t == '*' \
+                else None
+            if r:
+                f.store_roots.setdefault(r, tok.line)
         if t == '*' and prv in (';', '{', '}', ')') and i + 2 < n and \
                 toks[i + 1].kind == 'id' and toks[i + 2].t in ASSIGN_OPS:
             f.stores += 1
@@ -277,8 +402,10 @@ class Source:
             if name in KEYWORDS:
                 return None
             static = any(x.t == 'static' for x in hd[:k - 1])
-            return Func(name, self.path, hd[k - 1].line, static,
-                        params_of(hd[k + 1:j]))
+            fn = Func(name, self.path, hd[k - 1].line, static,
+                      params_of(hd[k + 1:j]))
+            fn.param_kinds = dict(params_info(hd[k + 1:j]))
+            return fn
         return None
 
     def initializer(self, hd, block):

@@ -497,6 +497,128 @@ static int attach(struct dev *d)
         self.assertEqual(sorted(k[1] for k in m.work('p', f)), ['drop'])
 
 
+class Issue44Test(OwnModule):
+    """The module view read right on real drivers' shapes (issue 44): a
+    pin whose pages live on a caller's stack until it releases them."""
+
+    BATCH = '''struct b {
+\tstruct page *pages[4];
+\tunsigned int nr;
+};
+
+static int pin_one(struct b *b, unsigned long a, unsigned long *pfn)
+{
+\tstruct page *p;
+
+\tif (get_user_pages_fast(a, 1, 0, &p) != 1)
+\t\treturn -EFAULT;
+\t*pfn = page_to_pfn(p);
+\tb->pages[b->nr++] = p;
+\treturn 0;
+}
+
+static void release(struct b *b)
+{
+\tunsigned int i;
+
+\tfor (i = 0; i < b->nr; i++)
+\t\tput_page(b->pages[i]);
+\tb->nr = 0;
+}
+
+static int add(struct b *b, unsigned long a)
+{
+\tunsigned long pfn;
+
+\treturn pin_one(b, a, &pfn);
+}
+
+long copy_ioctl(unsigned long a)
+{
+\tstruct b batch;
+\tint ret;
+
+\tbatch.nr = 0;
+\tret = add(&batch, a);
+\trelease(&batch);
+\treturn ret;
+}
+'''
+
+    def test_pin_released_by_the_caller(self):
+        import mnmodule
+        f = self.write('b.c', self.BATCH)
+        m = mnmodule.build([f], {f: f})
+        self.assertEqual(m.faults_in(), [])
+        pins = m.pins()
+        self.assertEqual([x[0] for x in pins], ['pin_one'])
+        self.assertIn("copy_ioctl()'s local batch, which release() releases", pins[0][4])
+
+    def test_pin_kept_by_the_caller_is_a_fault_path(self):
+        """The pages go into a longer-lived object (a field of the
+        device), or through a pointer variable the caller then stores:
+        a fault path, not a transient pin."""
+        import mnmodule
+        kept = self.BATCH.replace('\tstruct b batch;\n', '') \
+            .replace('&batch', '&dev->batch').replace('batch.nr', 'dev->batch.nr')
+        f = self.write('k.c', kept)
+        m = mnmodule.build([f], {f: f})
+        self.assertEqual([x[0] for x in m.faults_in()], ['pin_one'])
+        self.assertEqual(m.pins(), [])
+        f2 = self.write('s.c', '''static int get_one(unsigned long a, struct page **pp)
+{
+\tint ret = get_user_pages_fast(a, 1, 0, pp);
+
+\tif (ret == 1 && !ok(*pp)) {
+\t\tput_page(*pp);
+\t\treturn -EINVAL;
+\t}
+\treturn ret == 1 ? 0 : -EFAULT;
+}
+
+int map(struct dev *d, unsigned long a)
+{
+\tstruct page *p;
+\tint ret = get_one(a, &p);
+
+\tif (ret)
+\t\treturn ret;
+\td->tbl[a >> PAGE_SHIFT] = p;
+\treturn 0;
+}
+''')
+        m2 = mnmodule.build([f2], {f2: f2})
+        self.assertEqual([x[0] for x in m2.faults_in()], ['get_one'])
+        self.assertEqual(m2.pins(), [])
+
+    def test_declarations(self):
+        from mnsource import Source
+        src = Source('d.c', '''static int f(struct x *a, unsigned long *n, int k,
+\t     struct page **pp)
+{
+\tstruct b batch, *bp = &batch;
+\tunsigned long pfn, arr[4];
+\tu8 buf[8];
+\tstruct page *p;
+\tpte_t pte;
+
+\tbp->nr = 0;
+\t*n = 1;
+\tarr[0] = 2;
+\tpfn = 3;
+\treturn 0;
+}
+''')
+        f = src.funcs[0]
+        self.assertEqual(f.param_kinds, {'a': 'ptr', 'n': 'scalar_ptr', 'k': 'scalar',
+                                         'pp': 'ptr'})
+        self.assertEqual(f.locals, {'batch': 'value', 'bp': 'ptr', 'pfn': 'scalar',
+                                    'arr': 'array', 'buf': 'array', 'p': 'ptr',
+                                    'pte': 'value'})
+        self.assertEqual(set(f.store_roots), {'bp', 'n', 'arr'})
+        self.assertEqual(f.aliases.get('bp'), 'batch')
+
+
 def tap(module=None):
     """Run every test of module (default: this one; the planners' tests
     run theirs with it); "ok NAME" / "not-ok NAME" lines, then the
