@@ -198,7 +198,7 @@ steps=$(awk -v to="$to" '
 last_gen=$(printf '%s\n' "$steps" | awk 'END { print $1 }')
 # --compat: the tables onto MNCOMPAT_MMU_NOTIFIER_OPS, after the series.
 [ $compat = no ] || steps="$steps
-compat mn-compat-ops.cocci struct[[:space:]]+mmu_notifier_ops|mmu_notifier_range_blockable|mmu_notifier_(un)?register[[:space:]]*\( - *"
+compat mn-compat-ops.cocci struct[[:space:]]+mmu_notifier_ops|mmu_notifier_range_blockable|mmu_notifier_((un)?register|get|put|synchronize)[[:space:]]*\( - *"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mncompat-convert.XXXXXX")
 phase=reading
@@ -754,6 +754,10 @@ check_left='
 		ops && upto >= 7 && /^[ \t]*\.(clear_flush_young|clear_young|test_young)[ \t]*=/ {
 			s = $0; sub(/.*=[ \t]*/, "", s); sub(/[ \t,].*/, "", s)
 			if (s != "NULL" && s != "0") young[s] = 1
+		}
+		upto >= 4 && match($0, /(^|[^_A-Za-z0-9])mmu_notifier_(unregister_no_release|call_srcu)[ \t]*\(/) {
+			s = substr($0, RSTART, RLENGTH); sub(/^[^m]*/, "", s); sub(/[ \t]*\($/, "", s)
+			printf "%s:%d: [check] review: %s() is gone since Linux 5.4 (c96245148c1e), and no step converts it: convert it by hand (mmu_notifier_get()/_put() with a free_notifier, or mmu_notifier_unregister() where the release callback may run); with --compat, a table whose range_start may fail gets a gate that only mncompat_mmu_notifier_unregister() or _put() removes\n", rel, FNR, s
 		}
 		{ line[FNR] = $0; nl = FNR }
 		END { if (NR > 0) protos() }

@@ -170,14 +170,17 @@ step.note(p, "review: no #include in this file to add #include <mncompat/mmu_not
 // Registration of a table whose range_start may fail and that has a
 // range_end: since Linux 5.12 (c2655835fd8c) the kernel WARNs on that
 // and calls range_end for every subscription, the failing one too;
-// mncompat_mmu_notifier_register() keeps them paired on every kernel.
-// Last in the file: regok drops the matches of a call it leaves alone,
-// and no rule after it may depend on those.
+// compat's registration keeps them paired on every kernel, in each of
+// the kernel's forms: mmu_notifier_register(), __mmu_notifier_register()
+// (the caller holds the mmap lock), mmu_notifier_get()/_put(), and
+// mmu_notifier_unregister().  Last in the file: regok drops the matches
+// of a call it leaves alone, and no rule after it may depend on those.
 // ---------------------------------------------------------------------
 
 @reg@
 expression A, B;
-identifier f = {mmu_notifier_register, mmu_notifier_unregister};
+identifier f = {mmu_notifier_register, __mmu_notifier_register,
+                mmu_notifier_unregister, mmu_notifier_get};
 position pr;
 @@
 f@pr(A, B)
@@ -197,34 +200,71 @@ position reg.pr;
 - mmu_notifier_register@pr(A, B)
 + mncompat_mmu_notifier_register(A, B)
 |
+- __mmu_notifier_register@pr(A, B)
++ __mncompat_mmu_notifier_register(A, B)
+|
 - mmu_notifier_unregister@pr(A, B)
 + mncompat_mmu_notifier_unregister(A, B)
+|
+- mmu_notifier_get@pr(A, B)
++ mncompat_mmu_notifier_get(A, B)
 )
+
+@put@
+expression A;
+position pr;
+@@
+mmu_notifier_put@pr(A)
+
+@script:python putok@
+pr << put.pr;
+@@
+if not plancompat.registration(pr, 'mmu_notifier_put'):
+    cocci.include_match(False)
+
+@putrep depends on patch@
+expression put.A;
+position put.pr;
+@@
+- mmu_notifier_put@pr(A)
++ mncompat_mmu_notifier_put(A)
+
+// The deferred frees of the last puts (and, where compat emulates
+// get/put, their work items): compat's form exists on every kernel,
+// mmu_notifier_synchronize() not on 5.0-5.3.
+@syncrep depends on patch@
+position ps;
+@@
+- mmu_notifier_synchronize@ps()
++ mncompat_mmu_notifier_synchronize()
+
+@script:python depends on syncrep@
+ps << syncrep.ps;
+@@
+plancompat.note_sync(ps)
 
 // A file whose only change is its registration needs compat's header
 // too (the rules above gave it to a file with a table or a blockable
 // test already).
-@inc_reg depends on patch && regrep && !inc && !add_inc_angle && !add_inc_quote@
+@inc_reg depends on patch && (regrep || putrep || syncrep) && !inc && !add_inc_angle && !add_inc_quote@
 @@
 - #include <linux/mmu_notifier.h>
 + #include <mncompat/mmu_notifier.h>
 
-@add_inc_reg depends on patch && regrep && !inc && !add_inc_angle && !add_inc_quote && !has_inc && !has_linux_inc@
+@add_inc_reg depends on patch && (regrep || putrep || syncrep) && !inc && !add_inc_angle && !add_inc_quote && !has_inc && !has_linux_inc@
 @@
 #include <...>
 +#include <mncompat/mmu_notifier.h>
 
-@add_inc_reg_quote depends on patch && regrep && !inc && !add_inc_angle && !add_inc_quote && !has_inc && !has_linux_inc && !add_inc_reg@
+@add_inc_reg_quote depends on patch && (regrep || putrep || syncrep) && !inc && !add_inc_angle && !add_inc_quote && !has_inc && !has_linux_inc && !add_inc_reg@
 @@
 #include "..."
 +#include <mncompat/mmu_notifier.h>
 
 @script:python depends on patch && (add_inc_reg || add_inc_reg_quote)@
-pr << reg.pr;
 @@
-plancompat.note_reg_include(pr, "converted: added #include <mncompat/mmu_notifier.h> for the registration (the file had no #include <linux/mmu_notifier.h> of its own to replace)")
+plancompat.note_reg_include(None, "converted: added #include <mncompat/mmu_notifier.h> for the registration (the file had no #include <linux/mmu_notifier.h> of its own to replace)")
 
-@script:python depends on patch && regrep && !inc && !add_inc_angle && !add_inc_quote && !has_inc && !has_linux_inc && !add_inc_reg && !add_inc_reg_quote@
-pr << reg.pr;
+@script:python depends on patch && (regrep || putrep || syncrep) && !inc && !add_inc_angle && !add_inc_quote && !has_inc && !has_linux_inc && !add_inc_reg && !add_inc_reg_quote@
 @@
-plancompat.note_reg_include(pr, "review: no #include in this file to add #include <mncompat/mmu_notifier.h> after, for mncompat_mmu_notifier_register(): add it")
+plancompat.note_reg_include(None, "review: no #include in this file to add #include <mncompat/mmu_notifier.h> after, for compat's registration: add it")

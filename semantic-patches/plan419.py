@@ -69,10 +69,12 @@ def note_converted(pf, fn):
     if v != 'atomic' and fe:
         if with_compat:
             step.note(pf, "%s may fail (-EAGAIN) in a table that has invalidate_range_end (%s): "
-                      "with compat the table is MNCOMPAT_RANGE_START_MAY_SLEEP and registered "
-                      "with mncompat_mmu_notifier_register(), which keeps start and end paired "
-                      "on both sides of Linux 5.12 (4.19-5.11: no range_end after a failed "
-                      "start; 5.12+, c2655835fd8c: WARN, then range_end for every subscription)"
+                      "with compat the table is MNCOMPAT_RANGE_START_MAY_SLEEP, and compat keeps "
+                      "start and end paired on both sides of Linux 5.12 (4.19-5.11: no "
+                      "range_end after a failed start; 5.12+, c2655835fd8c: WARN, then "
+                      "range_end for every subscription) for a subscription registered "
+                      "through it: the compat step converts the module's registrations and "
+                      "names each one, or says why it could not"
                       % (fn, fe))
         else:
             step.note(pf, "review: %s returns -EAGAIN when !blockable, and its table has "

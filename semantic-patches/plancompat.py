@@ -11,6 +11,8 @@ registration() decides which mmu_notifier_register() calls become
 mncompat_mmu_notifier_register().  The state lives here, as module
 attributes.  Tested by tests/test_plancompat.py.
 """
+import re
+
 from mncocci import Step, may_fail_paired, module, sleep_of, wrap
 
 step = Step('compat')
@@ -20,6 +22,10 @@ TRANSLATED = ['release', 'invalidate_range_start', 'invalidate_range_end',
               'arch_invalidate_secondary_tlbs']
 MACRO = 'MNCOMPAT_MMU_NOTIFIER_OPS'
 reg_inc_noted = set()
+# the file of the last registration converted, and its first one's
+# position
+reg_file = [None]
+reg_first = {}
 
 
 def field(p, ops, f, e):
@@ -29,7 +35,12 @@ def field(p, ops, f, e):
 
 def note_reg_include(p, msg):
     """Say msg at the file's first converted registration only (the
-    include rules match once per file, the registrations once each)."""
+    include rules match once per file, the registrations once each); p
+    None: the file whose registrations were converted last."""
+    if p is None:
+        if reg_file[0] is None:
+            return
+        p = reg_first[reg_file[0]]
     if p[0].file not in reg_inc_noted:
         reg_inc_noted.add(p[0].file)
         step.note(p, msg)
@@ -123,15 +134,74 @@ def macro_args(p, ops):
                       "(WARN, and nothing is invalidated): it never sleeps, so let it proceed "
                       "when !mncompat_range_blockable()"
                       % (start, fails[0]['file'], fails[0]['eagain']))
+    if flags != '0':
+        unregistered(p, ops)
     return wrap('', MACRO, a)[len(MACRO) + 1:-2]
 
 
+# Each registration call of the kernel's and compat's form for it, and
+# what that form is.
+COMPAT_FORM = {
+    'mmu_notifier_register': 'mncompat_mmu_notifier_register',
+    '__mmu_notifier_register': '__mncompat_mmu_notifier_register',
+    'mmu_notifier_unregister': 'mncompat_mmu_notifier_unregister',
+    'mmu_notifier_get': 'mncompat_mmu_notifier_get',
+    'mmu_notifier_put': 'mncompat_mmu_notifier_put',
+}
+FORM_WORDS = {
+    '__mmu_notifier_register': ' (its caller holds the mmap lock, as before: nothing more '
+                               'takes it)',
+    'mmu_notifier_get': ' (one gate per subscription, however many gets)',
+    'mmu_notifier_put': ' (the last put drops the gate with the subscription)',
+}
+# Registration in any form, the kernel's or compat's: where a module has
+# none, its tables are registered some other way (another module, a
+# function pointer).
+ANY_REGISTRATION = re.compile(r'\b(?:__mncompat_|mncompat_|__)?mmu_notifier_'
+                              r'(?:register|get)\s*\(')
+
+
 def registration(pr, f):
-    """Does the registration call f at pr become mncompat_f (a table of
-    the module has a range_start that may fail and a range_end)?"""
+    """Does the registration call f at pr become compat's form of it (a
+    table of the module has a range_start that may fail and a
+    range_end)?  mmu_notifier_unregister_no_release() has none (gone
+    since 5.4: convert.sh's [check] makes it a review item)."""
     tbls = may_fail_paired(pr)
-    if tbls and step.mode == 'patch':
-        step.note(pr, "converted: %s() -> mncompat_%s(): %s (range_start may fail, range_end "
-                  "kept): compat keeps start and end paired on both sides of Linux 5.12 "
-                  "(c2655835fd8c)" % (f, f, ', '.join(tbls)))
-    return bool(tbls)
+    if not tbls or step.mode != 'patch':
+        return bool(tbls) and f in COMPAT_FORM
+    if f not in COMPAT_FORM:
+        # mmu_notifier_unregister_no_release(): gone since 5.4, convert.sh's
+        # [check] names it
+        return False
+    reg_file[0] = pr[0].file
+    reg_first.setdefault(pr[0].file, pr)
+    step.note(pr, "converted: %s() -> %s()%s: %s (range_start may fail, range_end kept): "
+              "compat keeps start and end paired on both sides of Linux 5.12 (c2655835fd8c)"
+              % (f, COMPAT_FORM[f], FORM_WORDS.get(f, ''), ', '.join(tbls)))
+    return True
+
+
+def note_sync(p):
+    """mmu_notifier_synchronize() at p became compat's."""
+    reg_file[0] = p[0].file
+    reg_first.setdefault(p[0].file, p)
+    step.note(p, "converted: mmu_notifier_synchronize() -> mncompat_mmu_notifier_synchronize() "
+              "(on every kernel: the kernel's is not there on 5.0-5.3, and where compat "
+              "emulates get/put it also waits for the last puts)")
+
+
+def unregistered(p, ops):
+    """Review item when table ops (at p) is one compat pairs but no
+    function of the module registers anything: registered some other
+    way, it gets no gate."""
+    if step.mode != 'patch' or ops not in may_fail_paired(p):
+        return
+    if any(ANY_REGISTRATION.search(text) for _, text in module(p).texts()):
+        return
+    step.note(p, "review: nothing in this module registers a notifier, and compat keeps "
+              "the range_start that may fail and the range_end of %s paired only for a "
+              "subscription registered through it (mncompat_mmu_notifier_register(), "
+              "__mncompat_mmu_notifier_register() or mncompat_mmu_notifier_get()): registered "
+              "some other way (another module, a function pointer), 5.12+ WARNs when its start "
+              "fails and calls its range_end for a start that did not run. Register it through "
+              "compat" % ops)

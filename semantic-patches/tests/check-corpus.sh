@@ -30,7 +30,9 @@
 # First (unless --no-self-test or MODULEs are named) the checker's own
 # test: a corpus of one module made of tests/4.13-counter-pair/before.c,
 # judged by tests/corpus-selftest.expect, whose lines marked (?#must-fail)
-# must fail and the others hold.
+# must fail and the others hold; then tests/corpus, modules of this
+# team's own in the corpus's form (the real drivers' shapes that need a
+# module of more than one file, or the whole report), judged the same way.
 #
 # MNCOMPAT_TEST_JOBS conversions at a time (default one per CPU), each
 # with convert.sh --jobs 1.  --keep DIR keeps each converted copy and its
@@ -108,6 +110,24 @@ if [ $selftest = yes ]; then
 	else
 		not_ok "self-test: an absent corpus folder is a named SKIP" "$st/skip"
 	fi
+	# Our own shapes in the corpus's form (tests/corpus: this team's
+	# code, each module with its EXPECT), judged the same way.
+	MNCOMPAT_CORPUS=$here/corpus "$0" --no-self-test >"$st/own" 2>&1
+	grep -E '^(not )?ok |^# ' "$st/own" | sed 's/\\/\\\\/g' |
+		while IFS= read -r line; do
+			case $line in
+			'ok '*) printf 'ok - own: %s\n' "${line#ok * - }" ;;
+			'not ok '*) printf 'not ok - own: %s\n' "${line#not ok * - }" ;;
+			*) printf '%s\n' "$line" ;;
+			esac
+		done >"$st/own.tap"
+	while IFS= read -r line; do
+		case $line in
+		'ok - '*) ok "${line#ok - }" ;;
+		'not ok - '*) not_ok "${line#not ok - }" ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done <"$st/own.tap"
 	rm -rf "$st"
 fi
 
