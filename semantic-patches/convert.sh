@@ -512,7 +512,7 @@ spatch_step() {
 		region=${region%%"$tab"*}
 		rel=${where%:*}
 		line=${where##*:}
-		names=$(awk '/mmu_notifier_ops|MNCOMPAT_MMU_NOTIFIER_OPS/ { t = 1 }
+		names=$(awk '/mmu_notifier_ops|MNCOMPAT_MMU_NOTIFIER_(GET_)?OPS/ { t = 1 }
 			t { while (match($0, /= *[A-Za-z_][A-Za-z0-9_]*/)) {
 				s = substr($0, RSTART, RLENGTH); sub(/= */, "", s)
 				printf "|%s", s; $0 = substr($0, RSTART + RLENGTH) } }
@@ -543,6 +543,33 @@ script_for() {
 	[ -s "$script" ] || "$sp/flatten.sh" "$sp/$1" >"$script" ||
 		die "flatten.sh failed on $1; nothing changed"
 }
+# An array of ops tables: each element a table of its own, the array
+# pointers to them (unarray.py), so that each table is converted.
+(cd "$tmp/work" && tr '\n' '\0' <"$tmp/rels" |
+	xargs -0 -r grep -lE 'mmu_notifier_ops[[:space:]]+[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\[' --) \
+	>"$tmp/unarray" || true
+if [ -s "$tmp/unarray" ]; then
+	(cd "$tmp/work" && tr '\n' '\0' <"$tmp/unarray" |
+		xargs -0 "$python" "$sp/unarray.py") \
+		>>"$tmp/notes" || die "unarray.py failed; nothing changed"
+fi
+# A function whose header #if/#else splits (each branch opening the
+# body): one whole definition per branch (unsplit.py), so that spatch
+# and the brace check see functions.
+(cd "$tmp/work" && tr '\n' '\0' <"$tmp/rels" |
+	xargs -0 -r grep -lE '^[[:space:]]*#[[:space:]]*(else|elif)' --) \
+	>"$tmp/unsplit" || true
+if [ -s "$tmp/unsplit" ]; then
+	(cd "$tmp/work" && tr '\n' '\0' <"$tmp/unsplit" |
+		xargs -0 "$python" "$sp/unsplit.py") \
+		>"$tmp/unsplit.notes" || die "unsplit.py failed; nothing changed"
+	cat "$tmp/unsplit.notes" >>"$tmp/notes"
+	# the brace check's "before": the definitions made whole
+	cut -d: -f1 "$tmp/unsplit.notes" | sort -u | while IFS= read -r rel; do
+		mkdir -p "$tmp/whole/$(dirname -- "$rel")"
+		cp "$tmp/work/$rel" "$tmp/whole/$rel"
+	done
+fi
 # The vendor's own version guards around .invalidate_page (its 4.13
 # port): taken out, their branches merged, before anything judges the
 # table (unguard.py); what they dropped is told to the 4.13 step.
@@ -572,8 +599,12 @@ while read -r gen cocci tokens past whole; do
 	(cd "$tmp/work" && grep -rlE "$tokens" . 2>/dev/null) \
 		>"$tmp/files" || true
 	if [ "$past" != - ] && [ -s "$tmp/files" ]; then
+		# (a vendor's file for several kernels holds both forms under
+		# its version guards: the old one is still converted)
 		while IFS= read -r rel; do
-			grep -qE "$past" "$tmp/work/$rel" || printf '%s\n' "$rel"
+			! grep -qE "$past" "$tmp/work/$rel" ||
+				grep -q LINUX_VERSION_CODE "$tmp/work/$rel" || continue
+			printf '%s\n' "$rel"
 		done <"$tmp/files" >"$tmp/files.todo"
 		mv "$tmp/files.todo" "$tmp/files"
 	fi
@@ -716,7 +747,7 @@ check_left='
 		function left(what) {
 			printf "%s:%d: [check] review: %s is still here after the conversion (not converted: see the notes for this file; spatch may not have parsed it)\n", rel, FNR, what
 		}
-		/struct[ \t]+mmu_notifier_ops[^;(]*=[ \t]*\{?[ \t]*$/ {
+		/struct[ \t]+mmu_notifier_ops[^;(*]*=[ \t]*\{?[ \t]*$/ {
 			ops = 1
 			if (compat == "yes" && $0 ~ /^static/)
 				left("a struct mmu_notifier_ops table (compat wants MNCOMPAT_MMU_NOTIFIER_OPS)")
@@ -729,11 +760,11 @@ check_left='
 			cb[s] = ($0 ~ /_start/) ? "start" : "end"
 		}
 		ops && /}/ { ops = 0 }
-		/MNCOMPAT_MMU_NOTIFIER_OPS\(/ { mac = "" ; inmac = 1 }
+		/MNCOMPAT_MMU_NOTIFIER_(GET_)?OPS\(/ { mac = "" ; inmac = 1; get = /GET_OPS\(/ }
 		inmac { mac = mac $0 }
 		inmac && /\)/ {
 			inmac = 0
-			sub(/.*MNCOMPAT_MMU_NOTIFIER_OPS\(/, "", mac)
+			sub(/.*MNCOMPAT_MMU_NOTIFIER_(GET_)?OPS\(/, "", mac)
 			m = mac
 			while (upto >= 7 && match(m, /\.(clear_flush_young|clear_young|test_young)[ \t]*=[ \t]*[A-Za-z_0-9]+/)) {
 				s = substr(m, RSTART, RLENGTH); sub(/.*=[ \t]*/, "", s)
@@ -741,9 +772,9 @@ check_left='
 				m = substr(m, RSTART + RLENGTH)
 			}
 			n = split(mac, a, ",")
-			for (i = 3; i <= 4 && i <= n; i++) {
+			for (i = 3 + 2 * get; i <= 4 + 2 * get && i <= n; i++) {
 				gsub(/[ \t]/, "", a[i])
-				if (a[i] != "NULL") cb[a[i]] = (i == 3) ? "start" : "end"
+				if (a[i] != "NULL") cb[a[i]] = (i == 3 + 2 * get) ? "start" : "end"
 			}
 		}
 		/(^|[^_A-Za-z0-9])mmu_notifier_invalidate_page[ \t]*\(/ { left("mmu_notifier_invalidate_page()") }
@@ -755,6 +786,7 @@ check_left='
 			s = $0; sub(/.*=[ \t]*/, "", s); sub(/[ \t,].*/, "", s)
 			if (s != "NULL" && s != "0") young[s] = 1
 		}
+		upto >= 3 && /(^|[^_A-Za-z0-9])MMU_INVALIDATE_DOES_NOT_BLOCK([^_A-Za-z0-9]|$)/ { left("MMU_INVALIDATE_DOES_NOT_BLOCK (ops->flags, gone in 4.20)") }
 		upto >= 4 && match($0, /(^|[^_A-Za-z0-9])mmu_notifier_(unregister_no_release|call_srcu)[ \t]*\(/) {
 			s = substr($0, RSTART, RLENGTH); sub(/^[^m]*/, "", s); sub(/[ \t]*\($/, "", s)
 			printf "%s:%d: [check] review: %s() is gone since Linux 5.4 (c96245148c1e), and no step converts it: convert it by hand (mmu_notifier_get()/_put() with a free_notifier, or mmu_notifier_unregister() where the release callback may run); with --compat, a table whose range_start may fail gets a gate that only mncompat_mmu_notifier_unregister() or _put() removes\n", rel, FNR, s
@@ -823,14 +855,30 @@ changed_files() {
 # shellcheck disable=SC2016 # an awk program
 empty_ifs='
 	NR == FNR { if (prev ~ /^[ \t]*#[ \t]*if/ && $0 ~ /^[ \t]*#[ \t]*endif/) had[prev] = 1
+		if (prev ~ /^[ \t]*#[ \t]*if/ && $0 ~ /^[ \t]*#[ \t]*else/) els[prev] = 1
 		prev = $0; next }
 	{ line[FNR] = $0; n = FNR }
+	# nxt(k): the first line at or after k that is not blank
+	function nxt(k) {
+		while (k <= n && line[k] ~ /^[ \t]*$/) k++
+		return k
+	}
 	END {
 		for (i = 1; i <= n; i++) {
 			if (i < n && line[i] ~ /^[ \t]*#[ \t]*if/ &&
 			    line[i + 1] ~ /^[ \t]*#[ \t]*endif/ && !(line[i] in had)) {
 				i++
 				# no second blank line where the pair was
+				if (last ~ /^[ \t]*$/ && i < n && line[i + 1] ~ /^[ \t]*$/)
+					i++
+				continue
+			}
+			# #if, #else and #endif with nothing left in either branch
+			# (the definitions unsplit.py made whole per branch, removed)
+			if (line[i] ~ /^[ \t]*#[ \t]*if/ && !(line[i] in els) &&
+			    line[e = nxt(i + 1)] ~ /^[ \t]*#[ \t]*else/ &&
+			    line[f = nxt(e + 1)] ~ /^[ \t]*#[ \t]*endif/) {
+				i = f
 				if (last ~ /^[ \t]*$/ && i < n && line[i + 1] ~ /^[ \t]*$/)
 					i++
 				continue
@@ -902,7 +950,11 @@ changed_files >"$tmp/touched.braces"
 while IFS= read -r rel; do
 	tr -d '\r' <"$tmp/orig/$rel" >"$tmp/lf"
 	! cmp -s "$tmp/lf" "$tmp/work/$rel" || continue
-	was=$(awk "$braces" "$tmp/lf")
+	if [ -f "$tmp/whole/$rel" ]; then
+		was=$(awk "$braces" "$tmp/whole/$rel")
+	else
+		was=$(awk "$braces" "$tmp/lf")
+	fi
 	now=$(awk "$braces" "$tmp/work/$rel")
 	[ "$was" != ok ] || [ "$now" != ok ] || continue
 	cat "$tmp/lf" >"$tmp/work/$rel"

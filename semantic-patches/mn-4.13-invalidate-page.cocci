@@ -297,6 +297,14 @@ type T;
 @@
 - T N(...);
 
+// An old range_end that is empty in each of its definitions (one per
+// #if branch) goes: the generated range_end does not call it.
+@depends on patch@
+identifier E : script:python() { plan413.drops_empty(E) };
+type T;
+@@
+- T E(...) { }
+
 // Last: the comment rules above would change a prototype too.
 @depends on patch@
 identifier ops, f;

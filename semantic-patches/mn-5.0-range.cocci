@@ -3,7 +3,10 @@
 /// and _end a const struct mmu_notifier_range * instead of (mm, start,
 /// end[, blockable]): the callbacks of the ops tables take (mn, range) and
 /// use range->mm/start/end (a local copy of a parameter they write) and
-/// mmu_notifier_range_blockable(range); old callers are reported.
+/// mmu_notifier_range_blockable(range); old callers are reported.  It
+/// passes 4.20 too (4e15a073a168): the tables' .flags (4.16's
+/// MMU_INVALIDATE_DOES_NOT_BLOCK) goes, but with -D compat, where the
+/// compat step reads it and then drops it.
 ///
 // Confidence: High
 // Copyright: (C) 2024 mncompat authors
@@ -15,6 +18,7 @@
 // Keywords: mmu_notifier, mmu_notifier_range, invalidate_range_start
 
 virtual patch, context, org, report
+virtual compat
 
 @initialize:python@
 @@
@@ -171,15 +175,17 @@ identifier ops.fn, mn, mm, s, e;
      unsigned long s, unsigned long e, ...) { ... }
 
 // --- the parameters: a local copy of those the body writes, else ------
-// --- range->start/end/mm ---------------------------------------------
+// --- range->start/end/mm (in the definition with the old prototype: ---
+// --- a vendor's file may define the new one too, under #if) ----------
 
 @w depends on patch exists@
 identifier cb.ok;
 identifier x : script:python(ok) { plan50.is_param(ok, x) };
 expression E;
 assignment operator aop;
+identifier sig.mn, sig.mm;
 @@
-ok(...) {
+ok(struct mmu_notifier *mn, struct mm_struct *mm, ...) {
 <+...
 (
 x aop E
@@ -203,8 +209,9 @@ plan50.write(ok, x)
 identifier cb.ok;
 identifier x : script:python(ok) { plan50.replaced(ok, x) };
 fresh identifier F = script:python(ok, x) { plan50.range_field(ok, x) };
+identifier sig.mn, sig.mm;
 @@
-ok(...) {
+ok(struct mmu_notifier *mn, struct mm_struct *mm, ...) {
 <...
 - x
 + range->F
@@ -212,9 +219,9 @@ ok(...) {
 }
 
 @depends on patch@
-identifier cb.ok, sig.b;
+identifier cb.ok, sig.b, sig.mn, sig.mm;
 @@
-ok(...) {
+ok(struct mmu_notifier *mn, struct mm_struct *mm, ...) {
 <...
 - b
 + mmu_notifier_range_blockable(range)
@@ -222,28 +229,28 @@ ok(...) {
 }
 
 @depends on patch@
-identifier cb.ok, sig.e;
+identifier cb.ok, sig.e, sig.mn, sig.mm;
 position p : script:python(ok, e) { plan50.is_written(ok, e) };
 @@
-ok@p(...) {
+ok@p(struct mmu_notifier *mn, struct mm_struct *mm, ...) {
 +	unsigned long e = range->end;
 ...
 }
 
 @depends on patch@
-identifier cb.ok, sig.s;
+identifier cb.ok, sig.s, sig.mn, sig.mm;
 position p : script:python(ok, s) { plan50.is_written(ok, s) };
 @@
-ok@p(...) {
+ok@p(struct mmu_notifier *mn, struct mm_struct *mm, ...) {
 +	unsigned long s = range->start;
 ...
 }
 
 @depends on patch@
-identifier cb.ok, sig.mm;
+identifier cb.ok, sig.mm, sig.mn;
 position p : script:python(ok, mm) { plan50.is_written(ok, mm) };
 @@
-ok@p(...) {
+ok@p(struct mmu_notifier *mn, struct mm_struct *mm, ...) {
 +	struct mm_struct *mm = range->mm;
 ...
 }
@@ -289,3 +296,21 @@ fn << cb.ok;
 pf << sig.pf;
 @@
 step.note(pf, "converted: %s: (mn, const struct mmu_notifier_range *range)" % fn)
+
+// --- 4.20: ops->flags gone ---------------------------------------------
+
+@flags depends on patch && !compat@
+identifier o;
+expression E;
+position pfl;
+@@
+struct mmu_notifier_ops o = {
+-	.flags@pfl = E,
+};
+
+@script:python@
+o << flags.o;
+E << flags.E;
+pfl << flags.pfl;
+@@
+step.note(pfl, "%s: .flags = %s goes (4.16-4.19's ops->flags, gone in 4.20, 4e15a073a168)" % (o, E))

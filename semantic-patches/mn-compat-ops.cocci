@@ -105,6 +105,32 @@ coccinelle.args = cocci.make_ident(plancompat.macro_args(p, ops))
 #include <linux/mmu_notifier.h>
 
 
+// A table for mmu_notifier_get() (its alloc_notifier and free_notifier):
+// MNCOMPAT_MMU_NOTIFIER_GET_OPS, for which compat also emulates get/put
+// before 5.4 (macro_args() lays its arguments out so).  First: rep then
+// finds it replaced.
+@getsel@
+identifier tbl.ops;
+expression A, F;
+position pg;
+@@
+struct mmu_notifier_ops ops@pg = { .alloc_notifier = A, .free_notifier = F, };
+
+@repget depends on patch@
+identifier tbl.ops;
+identifier mk.args;
+initializer I;
+position getsel.pg;
+declarer name MNCOMPAT_MMU_NOTIFIER_GET_OPS;
+@@
+(
+- static const struct mmu_notifier_ops ops@pg = I;
++ MNCOMPAT_MMU_NOTIFIER_GET_OPS(args);
+|
+- static struct mmu_notifier_ops ops@pg = I;
++ MNCOMPAT_MMU_NOTIFIER_GET_OPS(args);
+)
+
 @rep depends on patch@
 identifier tbl.ops;
 identifier mk.args;
@@ -139,19 +165,19 @@ expression R;
 - mmu_notifier_range_blockable(R)
 + mncompat_range_blockable(R)
 
-@inc depends on patch && (rep || bl)@
+@inc depends on patch && (rep || repget || bl)@
 @@
 - #include <linux/mmu_notifier.h>
 + #include <mncompat/mmu_notifier.h>
 
 // No <linux/mmu_notifier.h> of its own (it came through a header of the
 // driver): add compat's after the file's last #include.
-@add_inc_angle depends on patch && (rep || bl) && !has_inc && !has_linux_inc@
+@add_inc_angle depends on patch && (rep || repget || bl) && !has_inc && !has_linux_inc@
 @@
 #include <...>
 +#include <mncompat/mmu_notifier.h>
 
-@add_inc_quote depends on patch && (rep || bl) && !has_inc && !has_linux_inc && !add_inc_angle@
+@add_inc_quote depends on patch && (rep || repget || bl) && !has_inc && !has_linux_inc && !add_inc_angle@
 @@
 #include "..."
 +#include <mncompat/mmu_notifier.h>
@@ -161,7 +187,7 @@ p << tbl.p;
 @@
 step.note(p, "converted: added #include <mncompat/mmu_notifier.h> (the file had no #include <linux/mmu_notifier.h> of its own to replace)")
 
-@script:python depends on patch && (rep || bl) && !has_inc && !has_linux_inc && !add_inc_angle && !add_inc_quote@
+@script:python depends on patch && (rep || repget || bl) && !has_inc && !has_linux_inc && !add_inc_angle && !add_inc_quote@
 p << tbl.p;
 @@
 step.note(p, "review: no #include in this file to add #include <mncompat/mmu_notifier.h> after: add it")

@@ -233,6 +233,28 @@ def sleep_of(p, fn):
     return v, None
 
 
+DOES_NOT_BLOCK = 'MMU_INVALIDATE_DOES_NOT_BLOCK'
+
+
+def declared_nonblocking(p, fn):
+    """The tables of the module of p that name fn as a range callback,
+    when every one of them declares, with .flags =
+    MMU_INVALIDATE_DOES_NOT_BLOCK (4.16-4.19), that its range callbacks
+    never block: the driver's own word that fn never sleeps.  [] when
+    one does not (or none names fn)."""
+    tbls = [t for t in module(p).tables()
+            if fn in (t['fields'].get('invalidate_range_start'),
+                      t['fields'].get('invalidate_range_end'))]
+    if not tbls or any(t['fields'].get('flags') != DOES_NOT_BLOCK for t in tbls):
+        return []
+    return sorted(t['name'] for t in tbls)
+
+
+def declared_text(tbls):
+    return ("the driver declares it: .flags = %s in %s (4.16-4.19: its range callbacks never "
+            "block)" % (DOES_NOT_BLOCK, ', '.join(tbls)))
+
+
 def may_fail_paired(p):
     """The tables of the module of p (names, sorted) whose range_start may
     fail (returns -EAGAIN) and that have a range_end: those compat

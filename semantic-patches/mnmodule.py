@@ -87,6 +87,29 @@ class Module:
                     self.callbacks.add(v)
         self._sleep = {}
 
+    def targets(self, text, path):
+        """The module's functions a call through ->member() (text) may
+        reach: every name the module gives that member (.member = f in
+        an initializer, x->member = f), when each is a function of the
+        module; else None (it cannot tell)."""
+        if not text.startswith('->') or not text.endswith('()'):
+            return None
+        member = text[2:-2]
+        names = set()
+        for s in self.sources:
+            names.update(s.members.get(member, []))
+        names.discard('NULL')
+        if not names or member in ('invalidate_range_start', 'invalidate_range_end',
+                                   'invalidate_page', 'invalidate_range', 'release'):
+            return None
+        out = []
+        for n in sorted(names):
+            defs = [d for d in self.resolve(n, path) if not d.macro]
+            if not defs:
+                return None
+            out.extend(defs)
+        return out
+
     def resolve(self, name, path):
         """The definitions a call of name in path reaches."""
         defs = self.by_name.get(name)
@@ -154,7 +177,11 @@ class Module:
                     if not s.macro:
                         queue.append((s, chain + [p]))
             for text, line in f.indirect:
-                if not ONE_FILE:
+                tg = self.targets(text, f.path)
+                if tg:
+                    for s in tg:
+                        queue.append((s, chain + ['%s -> %s' % (text, s.name)]))
+                elif not ONE_FILE:
                     unknown.append('%s (%s:%d)' % (text, f.path, line))
         if best is not None:
             r = ('sleeps', best[0], best[1], [])
@@ -186,6 +213,9 @@ class Module:
             for p, _ in f.passed:
                 for s in self.resolve(p, f.path):
                     stack.append((s, None))
+            for text, _ in f.indirect:
+                for s in self.targets(text, f.path) or []:
+                    stack.append((s, None))
         return list(out.values())
 
     def work(self, name, path, skip=()):
@@ -202,6 +232,8 @@ class Module:
                     continue
                 items.setdefault(('call', c), '%s() (%s:%d)' % (c, f.path, line))
             for text, line in f.indirect:
+                if self.targets(text, f.path):
+                    continue
                 items.setdefault(('ind', text), '%s (%s:%d)' % (text, f.path, line))
             for fld, line in f.writes.items():
                 items.setdefault(('field', fld), '->%s (%s:%d)' % (fld, f.path, line))
@@ -258,15 +290,33 @@ class Module:
                         readers.setdefault(fld, f)
                     else:
                         others.setdefault(fld, f)
+        # a check the fault path makes through a helper it calls in a
+        # condition (KVM's mmu_notifier_retry(): if (...) goto out)
+        checks = {}
+        for g in fp.values():
+            for c, cline in g.cond_calls.items():
+                for d in self.resolve(c, g.path):
+                    if d.name in cbs or id(d) in inside:
+                        continue
+                    for fld in both:
+                        if fld in d.reads and fld not in readers:
+                            checks.setdefault(fld, (d, g, cline))
         for fld in both:
-            if fld in readers:
+            if fld in readers or fld in checks:
                 sfn, sline = swrites[fld]
                 efn, eline = ewrites[fld]
-                r = readers[fld]
+                if fld in readers:
+                    r = readers[fld]
+                    who = '%s() in %s:%d checks it' % (r.name, r.path, r.reads[fld])
+                else:
+                    r, g, cline = checks[fld]
+                    who = ('%s() in %s:%d checks it, called by the fault path\'s %s() in the '
+                           'condition at %s:%d' % (r.name, r.path, r.reads[fld], g.name,
+                                                   g.path, cline))
                 return ('%s() raises ->%s (%s:%d), %s() lowers it (%s:%d) '
-                        'and %s() in %s:%d checks it'
+                        'and %s'
                         % (sfn.name, fld, sfn.path, sline, efn.name, efn.path,
-                           eline, r.name, r.path, r.reads[fld]), None)
+                           eline, who), None)
         # a lock range_start leaves held and range_end releases
         held = {}
         for f in sf:
@@ -474,11 +524,30 @@ class Module:
 
     def vm_fault_handlers(self):
         """The functions a vm_operations_struct of the module names as
-        its fault handlers (.fault, .page_mkwrite, ...)."""
+        its fault handlers (.fault, .page_mkwrite, ...) that map user
+        pages: those that reach get_user_pages() or the like.  A handler
+        that maps the driver's own pages (a counter page, a buffer of its
+        own: virt_to_page(), vmalloc_to_page()) maps nothing of the mm's
+        into the device."""
         out = []
         for s in self.sources:
             for name, _ in s.vm_faults:
-                out.extend(self.resolve(name, s.path))
+                for f in self.resolve(name, s.path):
+                    if any(FAULT_IN.match(c) for g in self.reach(f.name, f.path)
+                           for c, _, _ in g.calls):
+                        out.append(f)
+        return out
+
+    def own_page_faults(self):
+        """The fault handlers of the module that map no user page:
+        [(function, path, line)]."""
+        mapping = set(id(f) for f in self.vm_fault_handlers())
+        out = []
+        for s in self.sources:
+            for name, _ in s.vm_faults:
+                for f in self.resolve(name, s.path):
+                    if id(f) not in mapping:
+                        out.append((f.name, f.path, f.line))
         return out
 
     def faults_in(self):
@@ -599,8 +668,11 @@ class Module:
                    'at %s:%d and %s; no fault handler maps them into the device), '
                    'which re-establishes nothing it dropped' % p)
         elif start and not faults:
+            own = self.own_page_faults()
             how = ('nothing in this module maps user pages back in (no '
-                   'get_user_pages() or the like) to re-establish what it dropped')
+                   'get_user_pages() or the like) to re-establish what it dropped%s'
+                   % ('; %s() (%s:%d), its vm_operations_struct fault handler, maps the '
+                      'driver\'s own pages, not the mm\'s' % own[0] if own else ''))
         elif start and end:
             how, unsure = self.blocks(start, end, path, page)
         by_end, by_start, left = [], [], []
@@ -628,7 +700,8 @@ class Module:
                 continue
             for f in self.reach(fn, path):
                 for text, line in f.indirect:
-                    blind.append('%s in %s() (%s:%d)' % (text, f.name, f.path, line))
+                    if not self.targets(text, f.path):
+                        blind.append('%s in %s() (%s:%d)' % (text, f.name, f.path, line))
         if unsure:
             res.update(verdict='undecided', why=unsure)
         elif blind:
@@ -637,7 +710,10 @@ class Module:
                        % ', '.join(blind[:3]))
         else:
             what = ['%s does not redo it' % end if end else 'there is no range_end']
-            if start and faults:
+            if start and how:
+                what = ['%s holds re-faults off until range_end (%s), but neither range '
+                        'callback does all of it' % (start, how)]
+            elif start and faults:
                 f = faults[0]
                 via = f[1] if f[1].startswith('its ') else '%s()' % f[1]
                 what.append('%s does not keep the device from faulting pages back in '
@@ -662,7 +738,7 @@ class Module:
                             set(p for p, _ in f.passed
                                 if self.resolve(p, f.path))),
             'returns': f.returns, 'eagain': f.eagain,
-            'range_form': f.range_form,
+            'range_form': f.range_form, 'empty': f.empty,
         }
 
 

@@ -41,6 +41,10 @@ class Func:
         self.eagain = None      # line of a "return -EAGAIN"
         self.gfp_unknown = None
         self.range_form = None  # read_body(): its address as a range
+        self.empty = False      # no statement in its body
+        self.generated = None   # the kernel macro that defines it, if one does
+        self.member_sets = []   # (member, name): x->member = name;
+        self.cond_calls = {}    # calls in an if/while condition -> line
         self.param_kinds = {}   # parameter -> decl_kind() kind
         self.locals = {}        # local variable -> decl_kind() kind
         self.store_roots = {}   # variable written through -> first line
@@ -148,7 +152,14 @@ def read_decls(f, toks):
 def read_body(f, toks, gfp_macros):
     """Fill f from the tokens of its body."""
     n = len(toks)
+    f.empty = n == 0
     read_decls(f, toks)
+    # the token ranges of if/while conditions: a call there is a check
+    conds = []
+    for i, tok in enumerate(toks):
+        if tok.t in ('if', 'while') and i + 1 < n and toks[i + 1].t == '(':
+            _, k = split_args(toks, i + 1)
+            conds.append((i + 1, k))
     # range_form: the third parameter (a page callback's address), its
     # uses, and those that are range pairs.
     addr = f.params[2] if len(f.params) >= 3 and not f.macro else None
@@ -173,6 +184,8 @@ def read_body(f, toks, gfp_macros):
                 f.indirect.append(('->' + t + '()', tok.line))
                 continue
             f.calls.append((t, tok.line, args))
+            if any(a < i < z for a, z in conds):
+                f.cond_calls.setdefault(t, tok.line)
             for a in args:
                 for k, at in enumerate(a):
                     if at.kind == 'id' and (k + 1 >= len(a) or
@@ -235,6 +248,10 @@ def read_body(f, toks, gfp_macros):
             r = None if bare else lvalue_root(toks, i - 1)
             if r:
                 f.store_roots.setdefault(r, tok.line)
+            if t == '=' and toks[i - 1].kind == 'id' and i >= 2 and \
+                    toks[i - 2].t in ('->', '.') and i + 2 < n and \
+                    toks[i + 1].kind == 'id' and toks[i + 2].t == ';':
+                f.member_sets.append((toks[i - 1].t, toks[i + 1].t))
             if t == '=' and toks[i - 1].kind == 'id' and \
                     (i < 2 or toks[i - 2].t not in ('->', '.')):
                 rv = [x for x in toks[i + 1:i + 4] if x.t not in ('&', '(')]
@@ -309,6 +326,7 @@ class Source:
         self.includes = []      # quoted includes
         self.guards = []        # (line, text) of LINUX_VERSION_CODE #ifs
         self.cpp = []           # (line, word, text)
+        self.members = {}       # member -> names given it (.m = f, x->m = f)
         self.parse()
 
     def parse(self):
@@ -364,6 +382,8 @@ class Source:
                 if fn:
                     read_body(fn, toks[i + 1:end], gfp)
                     self.funcs.append(fn)
+                    for m, v in fn.member_sets:
+                        self.members.setdefault(m, []).append(v)
                     i = end + 1
                     head = i
                     continue
@@ -410,6 +430,13 @@ class Source:
 
     def initializer(self, hd, block):
         words = [x.t for x in hd]
+        # .member = name in any initializer: the functions a call through
+        # ->member() may reach (Module.targets())
+        for k in range(len(block) - 3):
+            if block[k].t == '.' and block[k + 1].kind == 'id' and \
+                    block[k + 2].t == '=' and block[k + 3].kind == 'id' and \
+                    block[k + 4].t in (',', '}'):
+                self.members.setdefault(block[k + 1].t, []).append(block[k + 3].t)
         if 'vm_operations_struct' in words:
             for k in range(len(block) - 3):
                 if block[k].t == '.' and block[k + 1].t in VM_FAULT_FIELDS \
@@ -418,7 +445,7 @@ class Source:
                         block[k + 3].t not in ('NULL',):
                     self.vm_faults.append((block[k + 3].t, block[k + 3].line))
             return
-        if 'mmu_notifier_ops' not in words:
+        if 'mmu_notifier_ops' not in words or '*' in words:
             return
         eq = words.index('=')
         name = None
@@ -451,18 +478,64 @@ class Source:
         self.tables.append(Table(name, self.path, hd[0].line, fields,
                                  'static' in words))
 
+    def generated(self, st):
+        """Functions a kernel macro defines (INTERVAL_TREE_DEFINE(),
+        RB_DECLARE_CALLBACKS()), as if written here: what each calls, on
+        the line of the macro."""
+        name = st[0].t
+        args, _ = split_args(st, 1)
+        words = [[x.t for x in a if x.kind == 'id'] for a in args]
+        line = st[0].line
+        made = []
+        if name == 'INTERVAL_TREE_DEFINE' and len(words) == 8 and \
+                all(words[i] for i in (4, 5, 7)):
+            # (ITSTRUCT, ITRB, ITTYPE, ITSUBTREE, ITSTART, ITLAST,
+            # ITSTATIC, ITPREFIX): include/linux/interval_tree_generic.h
+            start, last, prefix = words[4][-1], words[5][-1], words[7][-1]
+            static = 'static' in words[6]
+            for suffix, calls in (
+                    ('_compute_max', [start, last]),
+                    ('_insert', [last, start, 'rb_insert_augmented_cached']),
+                    ('_remove', ['rb_erase_augmented_cached']),
+                    ('_subtree_search', [start, last]),
+                    ('_iter_first', [prefix + '_subtree_search', start, last]),
+                    ('_iter_next', [prefix + '_subtree_search', start, last])):
+                made.append((prefix + suffix, static, calls))
+        elif name in ('RB_DECLARE_CALLBACKS', 'RB_DECLARE_CALLBACKS_MAX') and \
+                len(words) >= 4 and words[1]:
+            prefix = words[1][-1]
+            made = [(prefix + s, True, words[-1][-1:] if name.endswith('MAX') else
+                     words[-1][-1:])
+                    for s in ('_propagate', '_copy', '_rotate')]
+        for fname, static, calls in made:
+            f = Func(fname, self.path, line, static, [])
+            f.calls = [(c, line, []) for c in calls]
+            f.generated = name
+            self.funcs.append(f)
+
     def statement(self, st):
-        if len(st) > 2 and st[0].t == 'MNCOMPAT_MMU_NOTIFIER_OPS' and \
+        if len(st) > 2 and st[1].t == '(' and st[0].t in (
+                'INTERVAL_TREE_DEFINE', 'RB_DECLARE_CALLBACKS',
+                'RB_DECLARE_CALLBACKS_MAX'):
+            self.generated(st)
+            return
+        if len(st) > 2 and st[0].t in ('MNCOMPAT_MMU_NOTIFIER_OPS',
+                                       'MNCOMPAT_MMU_NOTIFIER_GET_OPS') and \
                 st[1].t == '(':
             args, _ = split_args(st, 1)
             vals = []
             for a in args:
                 ids = [x.t for x in a if x.kind == 'id']
                 vals.append(ids[-1] if ids else None)
-            if len(vals) < 6:
+            # GET_OPS: (ops, alloc_notifier, free_notifier, release, ...)
+            extra = 2 if st[0].t.endswith('GET_OPS') else 0
+            if len(vals) < 6 + extra:
                 return
             fields = {}
-            for f, v in zip(COMPAT_ARGS, vals[1:5]):
+            if extra:
+                fields['alloc_notifier'] = (vals[1], st[0].line)
+                fields['free_notifier'] = (vals[2], st[0].line)
+            for f, v in zip(COMPAT_ARGS, vals[1 + extra:5 + extra]):
                 if v and v != 'NULL':
                     fields[f] = (v, st[0].line)
             self.tables.append(Table(vals[0], self.path, st[0].line, fields,

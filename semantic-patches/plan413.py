@@ -291,7 +291,8 @@ dying = InvalidatePage(step, 'invalidate_page',
 # below do it.
 # ---------------------------------------------------------------------
 
-plan = {'repl': {}, 'end': {}, 'fns': {}, 'before': {}, 'fwd': set()}
+plan = {'repl': {}, 'end': {}, 'fns': {}, 'before': {}, 'fwd': set(),
+        'drop_empty': set()}
 made = {}
 declared = set()
 generated = set()
@@ -431,7 +432,16 @@ def plan_move(p):
     w = wrapper_name(p, fn)
     generated.add(w)
     ranged = range_uses(p, fn) is not None
-    gen_callback(w, ops, fn, False, may_sleep(p, fn), fd['end'], 'moved',
+    pre = fd['end']
+    if pre is not None and empty_everywhere(p, pre):
+        # one empty definition per #if branch (the vendor's header for
+        # each kernel, unsplit.py made them whole): nothing to call, and
+        # no one prototype to call it with
+        plan['drop_empty'].add(pre)
+        note(p, "removed: %s (an empty range_end, defined once per #if branch: %s runs "
+                "instead of it)" % (pre, w))
+        pre = None
+    gen_callback(w, ops, fn, False, may_sleep(p, fn), pre, 'moved',
                  ranged)
     if fd['end'] is not None:
         plan['repl'][(ops, 'invalidate_range_end')] = ('invalidate_range_end', w)
@@ -481,6 +491,17 @@ def only_note(p, fn, kind, n1, n2, once, ranged):
     else:
         note(p, "review: cannot tell whether %s sleeps: it calls %s: invalidate_range (-D atomic) "
                 "must not sleep, check that they never do" % (fn, words))
+
+
+def empty_everywhere(p, fn):
+    """Is fn defined more than once in the file (under #if branches) and
+    empty in every definition?"""
+    defs = [d for d in module(p).defs(fn, p[0].file)]
+    return len(defs) > 1 and all(d.get('empty') for d in defs)
+
+
+def drops_empty(fn):
+    return fn in plan['drop_empty']
 
 
 def plan_only(p):

@@ -11,7 +11,8 @@ range_end on either side of Linux 5.12).  The state lives here, as
 module attributes; with_compat (-D compat) is read from spatch's command
 line on import.  Tested by tests/test_plan419.py.
 """
-from mncocci import NONE, Step, decl_macro, line_col, sleep_of
+from mncocci import NONE, Step, decl_macro, declared_nonblocking, declared_text, \
+    line_col, sleep_of
 
 step = Step('4.19')
 # (file, callback) -> the line and column of its first statement
@@ -47,13 +48,26 @@ def guard(fn, ps):
     if k not in first_stmt or line_col(ps) != first_stmt[k] or k in first_done:
         return None
     first_done.add(k)
-    return NONE if sleep_of(ps, fn)[0] == 'atomic' else fn
+    v = sleep_of(ps, fn)[0]
+    if v == 'atomic' or (v == 'unknown' and declared_nonblocking(ps, fn)):
+        return NONE
+    return fn
 
 
 def note_converted(pf, fn):
     """The notes of the converted callback fn, defined at pf."""
     v, words = sleep_of(pf, fn)
     fe = has_end.get((pf[0].file, fn))
+    declared = declared_nonblocking(pf, fn)
+    if v == 'unknown' and declared:
+        step.note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), no "
+                  "-EAGAIN guard: %s; the calls the tool cannot follow (%s) are taken at "
+                  "that word" % (fn, declared_text(declared), words))
+        return
+    if v == 'sleeps' and declared:
+        step.note(pf, "review: %s: %s, but it may sleep (%s): the -EAGAIN guard is added; "
+                  "if it never sleeps there, drop the guard" % (fn, declared_text(declared),
+                                                               words))
     if v == 'atomic':
         step.note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), no "
                   "-EAGAIN guard: %s never sleeps (every call it makes was followed through "

@@ -13,14 +13,20 @@ attributes.  Tested by tests/test_plancompat.py.
 """
 import re
 
-from mncocci import Step, may_fail_paired, module, sleep_of, wrap
+from mncocci import Step, declared_nonblocking, declared_text, may_fail_paired, module, \
+    sleep_of, wrap
 
 step = Step('compat')
 # (file, table) -> its fields, [(field, value)] in the order of the file
 fields = {}
 TRANSLATED = ['release', 'invalidate_range_start', 'invalidate_range_end',
               'arch_invalidate_secondary_tlbs']
+# Fields the macro's flags argument stands for (4.16-4.19's ops->flags,
+# gone in 4.20: compat sets MMU_INVALIDATE_DOES_NOT_BLOCK itself where the
+# kernel has it and the table does not say it may sleep).
+CONSUMED = ['flags']
 MACRO = 'MNCOMPAT_MMU_NOTIFIER_OPS'
+MACRO_GET = 'MNCOMPAT_MMU_NOTIFIER_GET_OPS'
 reg_inc_noted = set()
 # the file of the last registration converted, and its first one's
 # position
@@ -62,11 +68,25 @@ def hook_left_out(p, tlbs, start, end):
 
 
 def sleep_text(p, fn):
-    """(verdict, text) of how fn may sleep, through the whole module."""
+    """(verdict, text) of how fn may sleep, through the whole module; a
+    call it cannot follow taken at the driver's word where its tables
+    declare that their range callbacks never block."""
     v, words = sleep_of(p, fn)
     if v == 'unknown':
+        declared = declared_nonblocking(p, fn)
+        if declared:
+            return 'atomic', '%s never sleeps: %s (the calls the tool cannot follow: %s)' % (
+                fn, declared_text(declared), words)
         return v, '%s calls %s' % (fn, words)
     return v, words or '%s never sleeps' % fn
+
+
+def for_get(p, ops):
+    """Is table ops (at p) one for mmu_notifier_get() (it names its
+    alloc_notifier and free_notifier)?"""
+    have = dict(fields.get((p[0].file, ops), []))
+    return all(str(have.get(f, 'NULL')).strip() not in ('NULL', '0')
+               for f in ('alloc_notifier', 'free_notifier'))
 
 
 def macro_args(p, ops):
@@ -85,9 +105,26 @@ def macro_args(p, ops):
     unsure = [j for j in judged if j[1] == 'unknown']
     if (tlbs and (start or end)) or sleepy or unsure:
         flags = 'MNCOMPAT_RANGE_START_MAY_SLEEP'
-    a = [ops] + [have.get(f, 'NULL') for f in TRANSLATED] + [flags]
+    get = for_get(p, ops)
+    lead = ['alloc_notifier', 'free_notifier'] if get else []
+    a = [ops] + [have[f] for f in lead] + [have.get(f, 'NULL') for f in TRANSLATED] + [flags]
     a += ['.%s = %s' % (f, e) for f, e in fields.get((p[0].file, ops), [])
-          if f not in TRANSLATED]
+          if f not in TRANSLATED + CONSUMED + lead]
+    given = dict(fields.get((p[0].file, ops), [])).get('flags')
+    if given is not None and step.mode == 'patch':
+        if flags == '0':
+            step.note(p, "converted: %s: .flags = %s (4.16-4.19's ops->flags, gone in 4.20) goes: "
+                      "with flags 0 compat sets MMU_INVALIDATE_DOES_NOT_BLOCK itself where the "
+                      "kernel has the field" % (ops, given))
+        elif str(given).strip() == 'MMU_INVALIDATE_DOES_NOT_BLOCK' and (sleepy or unsure):
+            step.note(p, "review: %s declares .flags = MMU_INVALIDATE_DOES_NOT_BLOCK (its range "
+                      "callbacks never block), but %s: compat declares it a table that may "
+                      "sleep. If the declaration is right, pass 0 instead of "
+                      "MNCOMPAT_RANGE_START_MAY_SLEEP"
+                      % (ops, '; '.join(j[2] for j in sleepy + unsure)))
+        else:
+            step.note(p, "converted: %s: .flags = %s (4.16-4.19's ops->flags, gone in 4.20) goes"
+                      % (ops, given))
     # From 6.6 compat leaves the hook out of a table with range callbacks
     # (the kernel refuses both): its work must then be range_end's.
     lost = hook_left_out(p, tlbs, start, end) if tlbs and (start or end) else []
@@ -99,7 +136,8 @@ def macro_args(p, ops):
                    '%s the flag makes compat call only the hook from invalidate_page before '
                    '4.13, so each change is handled once there)'
                    % ('; '.join(j[2] for j in judged), tlbs))
-        step.note(p, "converted: %s -> MNCOMPAT_MMU_NOTIFIER_OPS(..., %s)%s" % (ops, flags, why))
+        step.note(p, "converted: %s -> %s(..., %s)%s" % (
+            ops, MACRO_GET if get else MACRO, flags, why))
     else:
         step.note(p, "%s: declare it with MNCOMPAT_MMU_NOTIFIER_OPS (convert.sh --compat)" % ops)
     if lost:
@@ -136,7 +174,8 @@ def macro_args(p, ops):
                       % (start, fails[0]['file'], fails[0]['eagain']))
     if flags != '0':
         unregistered(p, ops)
-    return wrap('', MACRO, a)[len(MACRO) + 1:-2]
+    name = MACRO_GET if get else MACRO
+    return wrap('', name, a)[len(name) + 1:-2]
 
 
 # Each registration call of the kernel's and compat's form for it, and

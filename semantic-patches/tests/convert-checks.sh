@@ -718,8 +718,9 @@ left_for_braces() {
 left_for_braces brace b.c "a macro with an unbalanced brace (no stray brace written)" \
 	"(line 26)"
 
-# A function header under #if/#else, each branch opening the body (as
-# xpmem writes its range_end): the same review item, and it says why.
+# A function header under #if/#else whose branches do not open the same
+# number of blocks (no whole definition per branch can be made of it):
+# the same review item, and it says why.
 mkdir -p "$ct/ifbrace"
 cat >"$ct/ifbrace/x.c" <<'EOF'
 #include <linux/mmu_notifier.h>
@@ -733,6 +734,8 @@ static void x_end(struct mmu_notifier *mn,
 		  const struct mmu_notifier_range *range)
 {
 	unsigned long start = range->start, end = range->end;
+
+	if (start < end) {
 #endif
 	x_drop(start, end);
 }
@@ -748,8 +751,24 @@ static const struct mmu_notifier_ops x_ops = {
 	.invalidate_range_end = x_end,
 };
 EOF
-left_for_braces ifbrace x.c "a header split by #if/#else (the item names the #else branch)" \
+left_for_braces ifbrace x.c "a header split by #if/#else, unequal branches (the item names the #else branch)" \
 	"(they do in the first branch of every #if): the #else or #elif branch"
+
+# A function header under #if/#else, each branch opening the body (as
+# xpmem writes its range_end): one whole definition per branch
+# (unsplit.py, a [guard] note), then converted like any other.
+mkdir -p "$ct/ifwhole"
+sed -e '/^	if (start < end) {$/d' -e '/^$/{N;/^\n#endif$/s/^\n//}' \
+	"$ct/ifbrace/x.c" >"$ct/ifwhole/x.c"
+"$cv" "$ct/ifwhole" --apply --to 4.13 >"$ct/ifwhole.out" 2>&1
+iw_st=$?
+check "a header split by #if/#else: a whole definition per branch, then converted (the page callback goes, range_end covers it)" \
+	sh -c 'test "$1" -le 3 && ! grep -q "braces of this file" "$2" &&
+		grep -q "^  x.c:3: \[guard\] x_end: its header is split by #if/#else" "$2" &&
+		grep -q "removed: x_page" "$2" &&
+		test "$(grep -c "^static void x_end(" "$3")" -eq 2 &&
+		! grep -q invalidate_page "$3"' \
+	sh "$iw_st" "$ct/ifwhole.out" "$ct/ifwhole/x.c"
 
 # --- the last moments of --apply -----------------------------------------
 # A signal after the last rename: every file is written, the run says so

@@ -27,7 +27,10 @@
 # line must match), "noreport ERE" (no report line may match), "reviews N"
 # (exactly N notes are items needing review, as convert.sh counts them),
 # "nobuild REASON" (an output at the newest API that is not built, and
-# why: see build_cases), "unguard" (unguard.py takes the version guards
+# why: see build_cases), "unarray" (unarray.py splits an array of ops
+# tables first), "unsplit" (unsplit.py makes a definition whose
+# header #if/#else splits whole per branch first, as convert.sh does),
+# "unguard" (unguard.py takes the version guards
 # around .invalidate_page out first, as convert.sh does).
 set -u
 
@@ -261,7 +264,20 @@ prepare_case() {
 	cp "$pc_dir/after.c" "$pc_work/run2.c"
 	: >"$pc_work/notes"
 	pc_st=0
-	# "unguard": unguard.py first, as convert.sh runs it.
+	# "unarray", "unsplit", "unguard": unarray.py, unsplit.py, then
+	# unguard.py first, as convert.sh runs them.
+	if grep -q '^unarray$' "$pc_dir/spec"; then
+		"$python" "$sp/unarray.py" "$pc_work/run1.c" >>"$pc_work/notes" 2>&1 ||
+			pc_st=1
+		"$python" "$sp/unarray.py" "$pc_work/run2.c" >/dev/null 2>&1 ||
+			pc_st=1
+	fi
+	if grep -q '^unsplit$' "$pc_dir/spec"; then
+		"$python" "$sp/unsplit.py" "$pc_work/run1.c" >>"$pc_work/notes" 2>&1 ||
+			pc_st=1
+		"$python" "$sp/unsplit.py" "$pc_work/run2.c" >/dev/null 2>&1 ||
+			pc_st=1
+	fi
 	if grep -q '^unguard$' "$pc_dir/spec"; then
 		: >"$pc_work/unguarded"
 		"$python" "$sp/unguard.py" --record "$pc_work/unguarded" \

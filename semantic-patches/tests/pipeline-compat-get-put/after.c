@@ -8,7 +8,8 @@
  * refuses a non-blockable range with -EAGAIN; range_end lowers the count
  * it raised.  compat pairs such a table only for a subscription it
  * registered, so mmu_notifier_get()/_put() become
- * mncompat_mmu_notifier_get()/_put(); alloc_notifier and free_notifier
+ * mncompat_mmu_notifier_get()/_put() and the table MNCOMPAT_MMU_NOTIFIER_GET_OPS
+ * (compat emulates get/put for it before 5.4), alloc_notifier and free_notifier
  * stay in the table.  The output builds.
  */
 #include <linux/module.h>
@@ -64,11 +65,10 @@ static void gp_free_notifier(struct mmu_notifier *mn)
 	kfree(container_of(mn, struct gp_mm, mn));
 }
 
-MNCOMPAT_MMU_NOTIFIER_OPS(gp_ops, NULL, gp_invalidate_range_start,
-			  gp_invalidate_range_end, NULL,
-			  MNCOMPAT_RANGE_START_MAY_SLEEP,
-			  .alloc_notifier = gp_alloc_notifier,
-			  .free_notifier = gp_free_notifier);
+MNCOMPAT_MMU_NOTIFIER_GET_OPS(gp_ops, gp_alloc_notifier, gp_free_notifier, NULL,
+			      gp_invalidate_range_start,
+			      gp_invalidate_range_end, NULL,
+			      MNCOMPAT_RANGE_START_MAY_SLEEP);
 
 /* The device maps nothing while an invalidation is in progress. */
 int gp_fault(struct gp_mm *g, unsigned long addr)

@@ -8,7 +8,8 @@
  * refuses a non-blockable range with -EAGAIN; range_end lowers the count
  * it raised.  compat pairs such a table only for a subscription it
  * registered, so mmu_notifier_get()/_put() become
- * mncompat_mmu_notifier_get()/_put(); alloc_notifier and free_notifier
+ * mncompat_mmu_notifier_get()/_put() and the table MNCOMPAT_MMU_NOTIFIER_GET_OPS
+ * (compat emulates get/put for it before 5.4), alloc_notifier and free_notifier
  * stay in the table.  The output builds.
  */
 #include <linux/module.h>
