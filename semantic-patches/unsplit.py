@@ -105,40 +105,72 @@ def chains(lines):
     return out
 
 
-def header_start(lines, delta, i):
-    """The first line of the function header that the chain at line i
-    is part of (i itself when the header starts in the chain)."""
+def statement_start(lines, delta, i):
+    """The first line of the declaration or statement that the chain at
+    line i is part of: a function header split by it, a macro call whose
+    arguments it splits (i itself when it starts in the chain)."""
     k = i
-    com = False
     while k > 0:
         prev = lines[k - 1]
         if not prev.strip() or CPP.match(prev):
             break
-        code, com = strip_code(prev, False)
+        code, _ = strip_code(prev, False)
         s = code.strip()
-        if not s or s.endswith((';', '}', '*/')) or prev.rstrip().endswith('*/') \
-                or delta[k - 1] != 0:
+        if not s or s.endswith((';', '}', '{', '*/', ':')) or \
+                prev.rstrip().endswith('*/') or delta[k - 1] != 0:
             break
         k -= 1
     return k
 
 
+NEGATED = (('<', '>='), ('>', '<='), ('==', '!='))
+
+
+def negation(cond):
+    """The condition that is true where cond is false, as a vendor
+    writes it (A < B / A >= B, A > B / A <= B), or None."""
+    for x, y in NEGATED:
+        for p, q in ((x, y), (y, x)):
+            parts = cond.split(' %s ' % p)
+            if len(parts) == 2:
+                return '%s %s %s' % (parts[0], q, parts[1])
+    return None
+
+
+def cond_of(d):
+    """(word, condition) of chain d, #ifdef/#ifndef as #if [!]defined."""
+    w, c = d['words'][0], d['cond']
+    if w == 'ifdef':
+        return 'defined(%s)' % c
+    if w == 'ifndef':
+        return '!defined(%s)' % c
+    return c
+
+
 def same_cond(c, d):
-    """Is chain d an #if on the same condition as chain c (as written)?"""
-    return d['words'][0] == c['words'][0] and d['cond'] == c['cond'] and \
-        len(d['marks']) <= 3
+    """1 when chain d is an #if on the condition of chain c, -1 on its
+    negation, else 0 (only chains of at most two branches)."""
+    if len(d['marks']) > 3:
+        return 0
+    cc, dc = cond_of(c), cond_of(d)
+    if cc == dc:
+        return 1
+    neg = {negation(cc), '!' + cc, cc[1:] if cc.startswith('!') else None}
+    return -1 if dc in neg else 0
 
 
 def resolve(lines, lo, hi, c, branch, all_chains):
-    """lines[lo:hi] with every chain on c's condition resolved as branch
-    (0: c's condition holds, 1: it does not)."""
+    """lines[lo:hi] with every chain on c's condition (or its negation)
+    resolved as branch (0: c's condition holds, 1: it does not)."""
     drop, keep_marks = set(), set()
     for d in all_chains:
         a, z = d['marks'][0], d['marks'][-1]
-        if a < lo or z >= hi or not same_cond(c, d):
+        rel = same_cond(c, d) if lo <= a and z < hi and len(c['marks']) == 3 else 0
+        if not rel:
             continue
         keep_marks.update(d['marks'])
-        if branch == 0:
+        holds = (branch == 0) == (rel == 1)
+        if holds:
             # the first branch stays, the #else branch goes
             if len(d['marks']) == 3:
                 drop.update(range(d['marks'][1], z))
@@ -148,50 +180,63 @@ def resolve(lines, lo, hi, c, branch, all_chains):
     return [lines[k] for k in range(lo, hi) if k not in drop and k not in keep_marks]
 
 
+def first_branch_deltas(lines, delta, all_chains):
+    """delta with the lines of every branch but the first of each chain
+    counted 0: the braces as one configuration sees them."""
+    out = list(delta)
+    for c in all_chains:
+        for k in range(c['marks'][1], c['marks'][-1]):
+            out[k] = 0
+    return out
+
+
 def unsplit(text):
-    """The text with each split definition made whole per branch, and
-    [(line, function name)] of those it made whole."""
+    """The text with each split definition or statement made whole per
+    branch, and [(line, name)] of those it made whole."""
     lines = text.split('\n')
     done = []
+    tried = set()
     while True:
         delta = braces(lines)
         all_chains = chains(lines)
-        # depth of braces before each line
+        one = first_branch_deltas(lines, delta, all_chains)
         depth, d = [], 0
-        for x in delta:
+        for x in one:
             depth.append(d)
             d += x
         found = None
         for c in all_chains:
-            a, z = c['marks'][0], c['marks'][-1]
             marks = c['marks']
-            if c['depth'] != 0 or depth[a] != 0 or len(marks) < 3:
+            a, z = marks[0], marks[-1]
+            if len(marks) < 3 or (a, lines[a]) in tried:
                 continue
-            ds = set(sum(delta[k] for k in range(marks[i] + 1, marks[i + 1]))
+            # (a chain inside another chain's branch is made whole with it)
+            if any(e is not c and e['marks'][0] < a < e['marks'][-1] for e in all_chains):
+                continue
+            ds = set(sum(delta[k] for k in range(marks[i] + 1, marks[i + 1])
+                         if not CPP.match(lines[k]))
                      for i in range(len(marks) - 1))
             if len(ds) != 1:
                 continue
             d1 = ds.pop()
-            if d1 not in (0, 1):
+            level = depth[a]
+            if d1 not in (0, 1) or (level > 0 and d1 != 1):
                 continue
-            hs = header_start(lines, delta, a)
-            pre = sum(delta[k] for k in range(hs, a))
-            if pre != 0:
+            hs = statement_start(lines, delta, a)
+            if sum(one[k] for k in range(hs, a)) != 0:
                 continue
-            # a chain in the header: before the body's '{', or each
-            # branch opening the body
-            head = '\n'.join(ln for ln in lines[hs:c['marks'][1]] if not CPP.match(ln))
-            if d1 == 0 and not re.search(r'\w\s*\($|\w\s*\([^;{]*$|,\s*$',
-                                         '\n'.join(lines[hs:a]) or 'x') and \
-                    not re.search(r'\)\s*$', '\n'.join(lines[a + 1:c['marks'][1]])):
+            head = '\n'.join(ln for ln in lines[hs:marks[1]] if not CPP.match(ln))
+            if d1 == 0 and not re.search(r'\)\s*$', '\n'.join(
+                    ln for ln in lines[a + 1:marks[1]] if not CPP.match(ln))):
                 continue
-            if not re.search(r'\b([A-Za-z_]\w*)\s*\(', head):
+            names = re.findall(r'\b([A-Za-z_]\w*)\s*\(', head)
+            if not names:
                 continue
-            # the body's end: where the depth comes back to 0
+            # the end: where the depth comes back to where it was
             k, dd, opened = z + 1, d1, d1 > 0
             while k < len(lines):
-                dd += delta[k]
-                if delta[k] > 0:
+                dd += one[k]
+                if one[k] > 0:
                     opened = True
                 if opened and dd == 0:
                     break
@@ -200,25 +245,22 @@ def unsplit(text):
                     break
                 k += 1
             if k >= len(lines) or not opened:
+                tried.add((a, lines[a]))
                 continue
-            names = re.findall(r'\b([A-Za-z_]\w*)\s*\(', head)
-            found = (c, hs, k, names[0])
+            found = (c, hs, k, names[0], level)
             break
         if found is None:
             break
-        c, hs, he, name = found
+        c, hs, he, name, level = found
         marks = c['marks']
         a, z = marks[0], marks[-1]
         new = []
         for i in range(len(marks) - 1):
             new.append(lines[marks[i]])
             new += lines[hs:a] + lines[marks[i] + 1:marks[i + 1]]
-            if len(marks) == 3:
-                new += resolve(lines, z + 1, he + 1, c, i, all_chains)
-            else:
-                new += lines[z + 1:he + 1]
+            new += resolve(lines, z + 1, he + 1, c, i, all_chains)
         new.append(lines[z])
-        done.append((hs + 1, name))
+        done.append((hs + 1, name, level))
         lines = lines[:hs] + new + lines[he + 1:]
     return '\n'.join(lines), done
 
@@ -234,11 +276,17 @@ def main(argv):
             continue
         with open(path, 'w', encoding='utf-8', errors='surrogateescape') as fh:
             fh.write(new)
-        for line, name in done:
-            print('%s:%d: [guard] %s: its header is split by #if/#else (each branch its own '
-                  'header): made one whole definition per branch, the body after the #endif '
-                  'in each (the compiler sees the same code), so that each is converted'
-                  % (path, line, name))
+        for line, name, level in done:
+            if level == 0:
+                print('%s:%d: [guard] %s: its header is split by #if/#else (each branch its '
+                      'own header): made one whole definition per branch, the body after the '
+                      '#endif in each (the compiler sees the same code), so that each is '
+                      'converted' % (path, line, name))
+            else:
+                print('%s:%d: [guard] %s(): its arguments are split by #if/#else, each '
+                      'branch opening the block that follows: made one whole statement per '
+                      'branch (the compiler sees the same code), so that the braces balance'
+                      % (path, line, name))
 
 
 if __name__ == '__main__':
