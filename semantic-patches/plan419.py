@@ -66,8 +66,8 @@ def note_converted(pf, fn):
         return
     if v == 'sleeps' and declared:
         step.note(pf, "review: %s: %s, but it may sleep (%s): the -EAGAIN guard is added; "
-                  "if it never sleeps there, drop the guard" % (fn, declared_text(declared),
-                                                               words))
+                  "if it never sleeps there, drop the guard"
+                  % (fn, declared_text(declared), words))
     if v == 'atomic':
         step.note(pf, "converted: %s: int invalidate_range_start(..., bool blockable), no "
                   "-EAGAIN guard: %s never sleeps (every call it makes was followed through "
