@@ -758,8 +758,8 @@ left_for_braces ifbrace x.c "a header split by #if/#else, unequal branches (the 
 # xpmem writes its range_end): one whole definition per branch
 # (unsplit.py, a [guard] note), then converted like any other.
 mkdir -p "$ct/ifwhole"
-sed -e '/^	if (start < end) {$/d' -e '/^$/{N;/^\n#endif$/s/^\n//}' \
-	"$ct/ifbrace/x.c" >"$ct/ifwhole/x.c"
+sed '/^	if (start < end) {$/d' "$ct/ifbrace/x.c" |
+	sed '/^$/{N;/^\n#endif$/s/^\n//}' >"$ct/ifwhole/x.c"
 "$cv" "$ct/ifwhole" --apply --to 4.13 >"$ct/ifwhole.out" 2>&1
 iw_st=$?
 check "a header split by #if/#else: a whole definition per branch, then converted (the page callback goes, range_end covers it)" \
