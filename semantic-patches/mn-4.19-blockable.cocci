@@ -30,14 +30,24 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(cocci.cocci_file)))
 import plan419
 step = plan419.step
 
+// the range_start callbacks: of the ops tables, and those a table built
+// at run time is given (x->invalidate_range_start = fn: a kmemdup()'d
+// template, a table filled in by init code)
 @ops@
 identifier o;
 identifier fn != NULL;
+expression E;
 position p;
 @@
+(
 struct mmu_notifier_ops o = {
 	.invalidate_range_start = fn@p,
 };
+|
+E.invalidate_range_start = fn@p
+|
+E->invalidate_range_start = fn@p
+)
 
 // the table's range_end, if any: a start that may fail cannot also have
 // an end on 5.12+ (see the note below)
@@ -105,6 +115,8 @@ pc << direct.pc;
 @@
 step.note(pc, "review: %s is called here with its pre-4.19 arguments: pass bool blockable (true where the caller may sleep) and use the int it returns" % fn)
 
+// A table built at run time: its callback (a function named there) is
+// converted above; what the tool cannot see is the rest of that table.
 @rt@
 expression E, F;
 position p;
@@ -117,8 +129,9 @@ E->invalidate_range_start@p = F
 
 @script:python depends on !context@
 p << rt.p;
+F << rt.F;
 @@
-step.note(p, "review: run-time assignment to ->invalidate_range_start: the callback needs the 4.19 prototype (int, bool blockable)")
+plan419.run_time(p, F)
 
 @depends on context@
 identifier ops.fn, mn, mm, s, e;

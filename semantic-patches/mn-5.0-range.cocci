@@ -34,11 +34,18 @@ step = Step('5.0')
 @ops@
 identifier o;
 identifier fn != NULL;
+expression E;
 position p;
 @@
+(
 struct mmu_notifier_ops o = {
 	.\(invalidate_range_start\|invalidate_range_end\) = fn@p,
 };
+|
+E.\(invalidate_range_start\|invalidate_range_end\) = fn@p
+|
+E->\(invalidate_range_start\|invalidate_range_end\) = fn@p
+)
 
 // 4.19-form start (int, 5 parameters) or end (void, 4 parameters)
 @sig@
@@ -67,10 +74,17 @@ step.note(p, "review: %s is not defined in this file or could not be parsed (#if
 @ops_start@
 identifier o;
 identifier fn != NULL;
+expression E;
 @@
+(
 struct mmu_notifier_ops o = {
 	.invalidate_range_start = fn,
 };
+|
+E.invalidate_range_start = fn
+|
+E->invalidate_range_start = fn
+)
 
 @old_start depends on !context@
 identifier ops_start.fn, mn, mm, s, e;

@@ -155,6 +155,27 @@ initializer I;
 * static struct mmu_notifier_ops ops = I;
 )
 
+// A table built at run time (a kmemdup()'d template, fields filled in by
+// init code): MNCOMPAT_MMU_NOTIFIER_OPS cannot declare it.
+@rtc@
+expression E, F;
+identifier f = {invalidate_range_start, invalidate_range_end, invalidate_range,
+                arch_invalidate_secondary_tlbs};
+position prt;
+@@
+(
+E.f@prt = F
+|
+E->f@prt = F
+)
+
+@script:python depends on patch@
+prt << rtc.prt;
+f << rtc.f;
+F << rtc.F;
+@@
+plancompat.run_time(prt, f, F)
+
 // ---------------------------------------------------------------------
 // The blockable test and the header.
 // ---------------------------------------------------------------------

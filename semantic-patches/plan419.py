@@ -99,3 +99,24 @@ def note_converted(pf, fn):
                       "non-blockable path that neither sleeps nor fails, or move to "
                       "mmu_interval_notifier (compat emulates it before 5.5), or convert with "
                       "--compat" % (fn, fe, fe, fn))
+
+
+def run_time(p, f):
+    """->invalidate_range_start = f at p: a table built at run time.  A
+    function named there is converted as a table's callback; whether
+    its table has a range_end the tool cannot see."""
+    f = str(f).strip()
+    if f in ('NULL', '0'):
+        return
+    if not f.replace('_', 'a').isalnum() or f[0].isdigit():
+        step.note(p, "review: run-time assignment to ->invalidate_range_start of %s, not a "
+                  "function's name: give that callback the 4.19 prototype (int, bool blockable) "
+                  "by hand" % f)
+        return
+    if sleep_of(p, f)[0] == 'atomic':
+        return
+    step.note(p, "review: %s is a range_start of a table built at run time (converted as a "
+              "table's would be): if that table also has a range_end, a start that returns "
+              "-EAGAIN is right on 4.19-5.11 only (since 5.12, c2655835fd8c, the kernel WARNs "
+              "and calls range_end for it): check it, or give the table a static definition "
+              "the tool can read" % f)

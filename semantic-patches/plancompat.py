@@ -229,6 +229,18 @@ def note_sync(p):
               "emulates get/put it also waits for the last puts)")
 
 
+def run_time(p, f, e):
+    """->f = e at p: a table built at run time, which compat cannot
+    declare."""
+    if str(e).strip() in ('NULL', '0'):
+        return
+    step.note(p, "review: ->%s = %s: a table built at run time, which compat cannot declare "
+              "(MNCOMPAT_MMU_NOTIFIER_OPS defines a static table): it gets none of compat's forms "
+              "(no trampolines for the kernels before 5.0, no start/end pairing, no secondary-TLB "
+              "routing): give it a static table, or build it for the newest API only"
+              % (f, e))
+
+
 def unregistered(p, ops):
     """Review item when table ops (at p) is one compat pairs but no
     function of the module registers anything: registered some other
