@@ -143,6 +143,49 @@ static long shape_ioctl(struct shape_dev *sd, unsigned int cmd,
 	}
 }
 
+void shape_dev_init(struct shape_dev *sd, struct mm_struct *mm)
+{
+	spin_lock_init(&sd->lock);
+	mutex_init(&sd->cmd_lock);
+	init_completion(&sd->paused);
+	init_completion(&sd->resume);
+	devpt_init(&sd->pt, &sd->lock, mm);
+}
+
+/*
+ * At close every invalidation the device saw must have ended: a range_end
+ * for a start that failed (5.12+ without compat's pairing) leaves the
+ * count below 0, one that never came leaves it above. Said with a WARN,
+ * which the console splat check reports.
+ */
+static void shape_check_closed(struct shape_dev *sd)
+{
+	long busy;
+
+	spin_lock(&sd->lock);
+	busy = sd->busy;
+	spin_unlock(&sd->lock);
+	WARN(busy, "%s: %ld invalidations open at close\n", KBUILD_MODNAME, busy);
+}
+
+#ifdef SHAPE_GLUE_REGISTERS
+static int shape_open(struct inode *inode, struct file *file)
+{
+	struct shape_dev *sd = shape_glue_open();
+
+	if (IS_ERR(sd))
+		return PTR_ERR(sd);
+	file->private_data = sd;
+	return 0;
+}
+
+static int shape_file_release(struct inode *inode, struct file *file)
+{
+	shape_check_closed(file->private_data);
+	shape_glue_close(file->private_data);
+	return 0;
+}
+#else
 static int shape_open(struct inode *inode, struct file *file)
 {
 	struct shape_dev *sd;
@@ -151,10 +194,7 @@ static int shape_open(struct inode *inode, struct file *file)
 	sd = kzalloc(sizeof(*sd), GFP_KERNEL);
 	if (!sd)
 		return -ENOMEM;
-	spin_lock_init(&sd->lock);
-	mutex_init(&sd->cmd_lock);
-	init_completion(&sd->paused);
-	init_completion(&sd->resume);
+	shape_dev_init(sd, current->mm);
 	ret = devpt_register(&sd->pt, &sd->lock, shape_notifier_ops());
 	if (ret) {
 		kfree(sd);
@@ -168,18 +208,35 @@ static int shape_file_release(struct inode *inode, struct file *file)
 {
 	struct shape_dev *sd = file->private_data;
 
+	shape_check_closed(sd);
 	devpt_unregister(&sd->pt);
 	shape_drop(sd, 0, ULONG_MAX);
 	kfree(sd);
 	return 0;
 }
+#endif
 
 DEVPT_FOPS(shape);
 
 static struct miscdevice shape_misc =
 	DEVPT_MISC_DEVICE(KBUILD_MODNAME, &shape_fops);
 static struct miscdevice *const shape_devs[] = { &shape_misc };
+#ifdef SHAPE_GLUE_REGISTERS
+static int __init shape_init(void)
+{
+	return devpt_misc_register(shape_devs, ARRAY_SIZE(shape_devs));
+}
+module_init(shape_init);
+
+static void __exit shape_exit(void)
+{
+	devpt_misc_deregister(shape_devs, ARRAY_SIZE(shape_devs));
+	shape_glue_exit();
+}
+module_exit(shape_exit);
+#else
 DEVPT_MODULE_MISC(shape);
+#endif
 
 MODULE_DESCRIPTION("mncompat fixture: a device mapping user pages on demand, with pre-4.13 notifier glue of one shape");
 MODULE_LICENSE("GPL");

@@ -54,4 +54,20 @@ void shape_event(struct shape_dev *sd, unsigned long start,
 /* Provided by each fixture's glue: its ops table. */
 const struct mmu_notifier_ops *shape_notifier_ops(void);
 
+/* A device of mm, its locks and table set up, not registered. */
+void shape_dev_init(struct shape_dev *sd, struct mm_struct *mm);
+
+#ifdef SHAPE_GLUE_REGISTERS
+/*
+ * A glue that registers its own notifier, the way its real driver does
+ * (under the mmap lock, or through mmu_notifier_get()): the device of the
+ * caller's mm (or an ERR_PTR()), and its undoing (the device's mappings
+ * dropped, its memory freed or left to the table's free_notifier);
+ * shape_glue_exit() at module exit.
+ */
+struct shape_dev *shape_glue_open(void);
+void shape_glue_close(struct shape_dev *sd);
+void shape_glue_exit(void);
+#endif
+
 #endif /* _SHAPE_CORE_H */

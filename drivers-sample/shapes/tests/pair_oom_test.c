@@ -19,7 +19,9 @@
 #include "guest_mm.h"
 #include "shape_io.h"
 
+#ifndef DEV
 #define DEV		"/dev/shape_pair"
+#endif
 #define VICTIM_BYTES	(16UL << 20)
 
 /* The device faults the page of p in and reads its word: 0 and *seen. */

@@ -1,0 +1,1 @@
+../devpt_uapi.h

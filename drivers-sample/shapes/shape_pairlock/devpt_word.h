@@ -1,0 +1,1 @@
+../devpt_word.h
