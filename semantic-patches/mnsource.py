@@ -43,19 +43,58 @@ class Func:
         self.range_form = None  # read_body(): its address as a range
         self.empty = False      # no statement in its body
         self.generated = None   # the kernel macro that defines it, if one does
-        self.member_sets = []   # (member, name): x->member = name;
-        self.cond_calls = {}    # calls in an if/while condition -> line
-        self.param_kinds = {}   # parameter -> decl_kind() kind
-        self.locals = {}        # local variable -> decl_kind() kind
-        self.store_roots = {}   # variable written through -> first line
-        self.aliases = {}       # local pointer -> the variable it was set from
+        self._flow = None       # read_flow(), when first asked
+        self._ptoks = None      # the parameter list's tokens
+        self._param_kinds = None
+        self._body = None       # the body's tokens
+        self._locals = None
 
     def where(self):
         return '%s:%d' % (self.path, self.line)
 
+    @property
+    def param_kinds(self):
+        """parameter -> decl_kind() kind (read when first asked)."""
+        if self._param_kinds is None:
+            self._param_kinds = dict(params_info(self._ptoks or []))
+        return self._param_kinds
+
+    def _read_flow(self):
+        if self._flow is None:
+            self._flow = True
+            read_flow(self)
+
+    @property
+    def store_roots(self):
+        """variable written through -> first line"""
+        self._read_flow()
+        return self._store_roots
+
+    @property
+    def aliases(self):
+        """local pointer -> the variable it was set from"""
+        self._read_flow()
+        return self._aliases
+
+    @property
+    def cond_calls(self):
+        """calls in an if/while condition -> line"""
+        self._read_flow()
+        return self._cond_calls
+
+    @property
+    def locals(self):
+        """local variable -> decl_kind() kind (read when first asked)."""
+        if self._locals is None:
+            self._locals = {}
+            read_decls(self, self._body or [])
+        return self._locals
+
 
 ASSIGN_OPS = set('= += -= *= /= %= &= |= ^= <<= >>='.split())
 DECL_START = TYPE_WORDS | SCALAR_TYPES | {'struct', 'union', 'enum'}
+# x->member = name; (a function given to a member at run time)
+MEMBER_SET = re.compile(r'(?:->|\.)\s*([A-Za-z_]\w*)\s*=\s*([A-Za-z_]\w*)\s*;')
 
 
 def lvalue_root(toks, j):
@@ -138,28 +177,83 @@ def read_decls(f, toks):
         if d is None or len([x for x in head if x.kind == 'id']) < 2:
             i = j + 1
             continue
-        f.locals[d[0]] = d[1]
+        f._locals[d[0]] = d[1]
         name_at = max(k for k, x in enumerate(head) if x.t == d[0])
         prefix = [x for x in head[:name_at] if x.t != '*']
         for more in pieces[1:]:
             eq = [k for k, x in enumerate(more) if x.t == '=']
             d2 = decl_kind(prefix + (more[:eq[0]] if eq else more))
             if d2:
-                f.locals[d2[0]] = d2[1]
+                f._locals[d2[0]] = d2[1]
         i = j + 1
+
+
+def read_flow(f):
+    """What f's body does with its variables, read when first asked
+    (only the analysis of pins and checks needs it): the calls made in
+    an if/while condition, the variables written through, the local
+    pointers set from another variable."""
+    toks = f._body or []
+    n = len(toks)
+    f._cond_calls, f._store_roots, f._aliases = {}, {}, {}
+    incond = bytearray(n)
+    for i, tok in enumerate(toks):
+        if tok.t in ('if', 'while') and i + 1 < n and toks[i + 1].t == '(':
+            k, depth = i + 1, 0
+            while k < n:
+                if toks[k].t == '(':
+                    depth += 1
+                elif toks[k].t == ')':
+                    depth -= 1
+                    if depth == 0:
+                        break
+                k += 1
+            incond[i + 1:k] = b'\x01' * (k - i - 1)
+    for i, tok in enumerate(toks):
+        t = tok.t
+        prv = toks[i - 1].t if i > 0 else ''
+        nxt = toks[i + 1].t if i + 1 < n else ''
+        if tok.kind == 'id' and nxt == '(' and t not in KEYWORDS and \
+                prv not in ('.', '->'):
+            if incond[i]:
+                f._cond_calls.setdefault(t, tok.line)
+            if FIELD_WRITERS.match(t):
+                args, _ = split_args(toks, i + 1)
+                r = [x.t for x in args[0] if x.kind == 'id'] if args else []
+                if r:
+                    f._store_roots.setdefault(r[0], tok.line)
+            continue
+        postfix = t in ('++', '--') and \
+            prv not in ('', ';', '{', '}', '(', ',')
+        if (t in ASSIGN_OPS or postfix) and i:
+            # through a variable (x->f = ..., *p = ..., a[i]++), not the
+            # variable itself (x = ..., i++)
+            bare = toks[i - 1].kind == 'id' and \
+                (i < 2 or toks[i - 2].t not in ('->', '.', '*'))
+            r = None if bare else lvalue_root(toks, i - 1)
+            if r:
+                f._store_roots.setdefault(r, tok.line)
+            if t == '=' and toks[i - 1].kind == 'id' and \
+                    (i < 2 or toks[i - 2].t not in ('->', '.')):
+                rv = [x for x in toks[i + 1:i + 4] if x.t not in ('&', '(')]
+                if rv and rv[0].kind == 'id':
+                    f._aliases.setdefault(toks[i - 1].t, rv[0].t)
+        elif t in ('++', '--') and i + 1 < n:
+            k = i + 1
+            while k + 2 < n and toks[k].kind == 'id' and \
+                    toks[k + 1].t in ('->', '.'):
+                k += 2
+            r = lvalue_root(toks, k) if k > i + 1 or toks[i - 1].t == '*' \
+                else None
+            if r:
+                f._store_roots.setdefault(r, tok.line)
 
 
 def read_body(f, toks, gfp_macros):
     """Fill f from the tokens of its body."""
     n = len(toks)
     f.empty = n == 0
-    read_decls(f, toks)
-    # the token ranges of if/while conditions: a call there is a check
-    conds = []
-    for i, tok in enumerate(toks):
-        if tok.t in ('if', 'while') and i + 1 < n and toks[i + 1].t == '(':
-            _, k = split_args(toks, i + 1)
-            conds.append((i + 1, k))
+    f._body = toks
     # range_form: the third parameter (a page callback's address), its
     # uses, and those that are range pairs.
     addr = f.params[2] if len(f.params) >= 3 and not f.macro else None
@@ -184,8 +278,6 @@ def read_body(f, toks, gfp_macros):
                 f.indirect.append(('->' + t + '()', tok.line))
                 continue
             f.calls.append((t, tok.line, args))
-            if any(a < i < z for a, z in conds):
-                f.cond_calls.setdefault(t, tok.line)
             for a in args:
                 for k, at in enumerate(a):
                     if at.kind == 'id' and (k + 1 >= len(a) or
@@ -205,9 +297,6 @@ def read_body(f, toks, gfp_macros):
                 m = last_member(args[0])
                 if m:
                     f.writes.setdefault(m, tok.line)
-                r = [x.t for x in args[0] if x.kind == 'id']
-                if r:
-                    f.store_roots.setdefault(r[0], tok.line)
             elif FIELD_READERS.match(t) and args:
                 for a in args:
                     m = last_member(a)
@@ -238,34 +327,6 @@ def read_body(f, toks, gfp_macros):
             else:
                 f.reads.setdefault(t, tok.line)
             continue
-        postfix = t in ('++', '--') and \
-            prv not in ('', ';', '{', '}', '(', ',')
-        if (t in ASSIGN_OPS or postfix) and i:
-            # through a variable (x->f = ..., *p = ..., a[i]++), not the
-            # variable itself (x = ..., i++)
-            bare = toks[i - 1].kind == 'id' and \
-                (i < 2 or toks[i - 2].t not in ('->', '.', '*'))
-            r = None if bare else lvalue_root(toks, i - 1)
-            if r:
-                f.store_roots.setdefault(r, tok.line)
-            if t == '=' and toks[i - 1].kind == 'id' and i >= 2 and \
-                    toks[i - 2].t in ('->', '.') and i + 2 < n and \
-                    toks[i + 1].kind == 'id' and toks[i + 2].t == ';':
-                f.member_sets.append((toks[i - 1].t, toks[i + 1].t))
-            if t == '=' and toks[i - 1].kind == 'id' and \
-                    (i < 2 or toks[i - 2].t not in ('->', '.')):
-                rv = [x for x in toks[i + 1:i + 4] if x.t not in ('&', '(')]
-                if rv and rv[0].kind == 'id':
-                    f.aliases.setdefault(toks[i - 1].t, rv[0].t)
-        elif t in ('++', '--') and i + 1 < n:
-            k = i + 1
-            while k + 2 < n and toks[k].kind == 'id' and \
-                    toks[k + 1].t in ('->', '.'):
-                k += 2
-            r = lvalue_root(toks, k) if k > i + 1 or toks[i - 1].t == '*' \
-                else None
-            if r:
-                f.store_roots.setdefault(r, tok.line)
         if t == '*' and prv in (';', '{', '}', ')') and i + 2 < n and \
                 toks[i + 1].kind == 'id' and toks[i + 2].t in ASSIGN_OPS:
             f.stores += 1
@@ -326,8 +387,19 @@ class Source:
         self.includes = []      # quoted includes
         self.guards = []        # (line, text) of LINUX_VERSION_CODE #ifs
         self.cpp = []           # (line, word, text)
-        self.members = {}       # member -> names given it (.m = f, x->m = f)
+        self._members = {}      # member -> names initializers give it (.m = f)
+        self._all_members = None
         self.parse()
+
+    @property
+    def members(self):
+        """member -> the names the file gives it (.m = f in an
+        initializer, x->m = f; in a function)."""
+        if self._all_members is None:
+            self._all_members = dict((k, list(v)) for k, v in self._members.items())
+            for m, v in MEMBER_SET.findall(self.text):
+                self._all_members.setdefault(m, []).append(v)
+        return self._all_members
 
     def parse(self):
         toks, directives = lex(self.text)
@@ -382,8 +454,6 @@ class Source:
                 if fn:
                     read_body(fn, toks[i + 1:end], gfp)
                     self.funcs.append(fn)
-                    for m, v in fn.member_sets:
-                        self.members.setdefault(m, []).append(v)
                     i = end + 1
                     head = i
                     continue
@@ -424,7 +494,7 @@ class Source:
             static = any(x.t == 'static' for x in hd[:k - 1])
             fn = Func(name, self.path, hd[k - 1].line, static,
                       params_of(hd[k + 1:j]))
-            fn.param_kinds = dict(params_info(hd[k + 1:j]))
+            fn._ptoks = hd[k + 1:j]
             return fn
         return None
 
@@ -432,11 +502,11 @@ class Source:
         words = [x.t for x in hd]
         # .member = name in any initializer: the functions a call through
         # ->member() may reach (Module.targets())
-        for k in range(len(block) - 3):
+        for k in range(len(block) - 4):
             if block[k].t == '.' and block[k + 1].kind == 'id' and \
                     block[k + 2].t == '=' and block[k + 3].kind == 'id' and \
                     block[k + 4].t in (',', '}'):
-                self.members.setdefault(block[k + 1].t, []).append(block[k + 3].t)
+                self._members.setdefault(block[k + 1].t, []).append(block[k + 3].t)
         if 'vm_operations_struct' in words:
             for k in range(len(block) - 3):
                 if block[k].t == '.' and block[k + 1].t in VM_FAULT_FIELDS \
