@@ -69,6 +69,29 @@ def strip_code(line, in_comment):
     return ''.join(out), in_comment
 
 
+def code_lines(lines, lo, hi):
+    """lines[lo:hi] without preprocessor lines (a directive, or a line a
+    #define's backslash continues): a #define under #if/#else is no
+    header, whatever its text ends with."""
+    out, cont = [], False
+    for ln in lines[lo:hi]:
+        if cont or re.match(r'^\s*#', ln):
+            cont = ln.rstrip().endswith('\\')
+            continue
+        out.append(ln)
+    return out
+
+
+def code_text(lines, lo, hi):
+    """The code of code_lines(lines, lo, hi), comments and strings out,
+    one line per line."""
+    out, com = [], False
+    for ln in code_lines(lines, lo, hi):
+        code, com = strip_code(ln, com)
+        out.append(code)
+    return '\n'.join(out)
+
+
 def braces(lines):
     """The brace delta of each line (directive lines count 0)."""
     out, com = [], False
@@ -225,9 +248,13 @@ def unsplit(text):
             hs = statement_start(lines, delta, a)
             if sum(one[k] for k in range(hs, a)) != 0:
                 continue
-            head = '\n'.join(ln for ln in lines[hs:marks[1]] if not CPP.match(ln))
-            if d1 == 0 and not re.search(r'\)\s*$', '\n'.join(
-                    ln for ln in lines[a + 1:marks[1]] if not CPP.match(ln))):
+            head = code_text(lines, hs, marks[1])
+            # (a branch that only ends a header has no statement, no
+            # block: not mm/oom_kill.c's #ifdef CONFIG_MMU ... #else)
+            if d1 == 0 and any(
+                    not re.search(r'\)\s*$', code_text(lines, marks[i] + 1, marks[i + 1]))
+                    or re.search(r'[;{}]', code_text(lines, marks[i] + 1, marks[i + 1]))
+                    for i in range(len(marks) - 1)):
                 continue
             names = re.findall(r'\b([A-Za-z_]\w*)\s*\(', head)
             if not names:

@@ -18,6 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # (the planners' tests import their planner after this module)
 sys.path.insert(0, os.path.join(HERE, '..'))
 import mncocci  # noqa: E402
+import unsplit  # noqa: E402
 
 
 class Pos:
@@ -639,6 +640,75 @@ def tap(module=None):
     for test, trace in failed:
         print('# %s\n%s' % (test.id(), trace))
     return 1 if failed else 0
+
+
+class UnsplitTest(unittest.TestCase):
+    """unsplit.py: a header split by #if/#else made whole per branch; a
+    #define under #if/#else (mm/ksm.c's NUMA()), or branches of whole
+    definitions (mm/oom_kill.c's CONFIG_MMU), are no header."""
+
+    SPLIT = '''#if V >= 5
+static int f(int a, int b)
+{
+#else
+static int f(int a)
+{
+#endif
+\treturn a;
+}
+'''
+
+    DEFINES = '''#ifdef CONFIG_NUMA
+#define NUMA(x)\t\t(x)
+#define DO_NUMA(x)\tdo { (x); } while (0)
+#else
+#define NUMA(x)\t\t(0)
+#define DO_NUMA(x)\tdo { } while (0)
+#endif
+
+/* a comment */
+struct s {
+\tint a;
+};
+
+static int g(int x)
+{
+\treturn NUMA(x);
+}
+'''
+
+    BLOCK = '''#ifdef CONFIG_MMU
+/*
+ * the OOM victim (if any)
+ */
+static int th;
+
+static int __init f(void)
+{
+\treturn th;
+}
+subsys_initcall(f)
+#else
+static inline void q(void)
+{
+}
+#endif
+
+static void g(void)
+{
+}
+'''
+
+    def test_split_header(self):
+        new, done = unsplit.unsplit(self.SPLIT)
+        self.assertEqual([name for _, name, _ in done], ['f'])
+        self.assertEqual(new.count('return a;'), 2)
+
+    def test_define_is_no_header(self):
+        self.assertEqual(unsplit.unsplit(self.DEFINES), (self.DEFINES, []))
+
+    def test_whole_definitions_are_no_header(self):
+        self.assertEqual(unsplit.unsplit(self.BLOCK), (self.BLOCK, []))
 
 
 def main(name):
