@@ -24,12 +24,14 @@ said so in this run (its note in FILE):
            (what the 4.13 step makes of a page callback it cannot widen):
            kernels pass whole address spaces, where that loop does not end.
 """
+import functools
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mnmodule  # noqa: E402
+import unarray  # noqa: E402
 
 NONE = (None, 'NULL', '0')
 RANGE_FIELDS = ('invalidate_range_start', 'invalidate_range_end',
@@ -41,28 +43,22 @@ PAGE_LOOP = re.compile(r'\b(?:for\s*\([^;{}]*;|while\s*\()\s*([A-Za-z_][\w>.-]*)
                        r'[\w>.-]*\bend\b')
 NOT_CALLS = {'if', 'for', 'while', 'switch', 'return', 'sizeof', 'cond_resched',
              'mmu_notifier_range_blockable'}
-COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
+# A file's text with comments and strings blanked, once per file: every
+# range callback of its tables is looked at in it.
+code_of = functools.lru_cache(maxsize=64)(unarray.code_only)
 
 
 def body_of(text, line):
     """The text of the function whose definition starts at line (1-based),
     from its opening brace to the matching one, and the line of the brace;
-    comments blanked (newlines kept)."""
-    text = COMMENT.sub(lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text)
-    lines = text.split('\n')
-    pos = sum(len(x) + 1 for x in lines[:line - 1])
-    brace = text.find('{', pos)
-    if brace < 0:
+    comments and strings blanked (newlines kept, unarray.code_only)."""
+    code = code_of(text)
+    pos = sum(len(x) + 1 for x in code.split('\n')[:line - 1])
+    brace = code.find('{', pos)
+    close = unarray.match_close(code, brace) if brace >= 0 else -1
+    if close < 0:
         return None, 0
-    depth = 0
-    for i in range(brace, len(text)):
-        if text[i] == '{':
-            depth += 1
-        elif text[i] == '}':
-            depth -= 1
-            if depth == 0:
-                return text[brace:i + 1], text.count('\n', 0, brace) + 1
-    return None, 0
+    return code[brace:close + 1], code.count('\n', 0, brace) + 1
 
 
 def page_loops(facts, name, rel):
