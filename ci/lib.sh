@@ -118,6 +118,24 @@ kernel_names() {
 	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" names "$KERNELS_LIST"
 }
 
+# shown VALUE: VALUE as an error line can carry it, control characters
+# (TAB, newline, ...) as '?'.
+shown() {
+	printf '%s' "$1" | tr '[:cntrl:]' '?'
+}
+
+# kbuild_path FORMAT PATH WHY: die unless PATH takes only what kbuild and
+# make can carry under it (A-Z a-z 0-9 / . _ + , @ -); the error line is
+# FORMAT (one %s: PATH, shown) then ": WHY, and kbuild cannot ...".
+kbuild_path() {
+	case $2 in
+	*[!A-Za-z0-9/._+,@-]*)
+		# shellcheck disable=SC2059 # FORMAT is the kit's own
+		die "$(printf "$1" "$(shown "$2")"): $3, and kbuild cannot take every name: A-Z a-z 0-9 / . _ + , @ - only"
+		;;
+	esac
+}
+
 # selected_kernels: the kernels of $KERNELS (comma or space separated), or
 # every kernel of the matrix when it is unset. A kernel's name is A-Z a-z
 # 0-9 . _ -: anything else in KERNELS is refused here, before a shell
@@ -125,7 +143,7 @@ kernel_names() {
 selected_kernels() {
 	case ${KERNELS:-} in
 	*[!A-Za-z0-9._,\ -]*)
-		die "KERNELS='$(printf '%s' "$KERNELS" | tr '[:cntrl:]' '?')': kernel names (A-Z a-z 0-9 . _ -) separated by commas or blanks"
+		die "KERNELS='$(shown "$KERNELS")': kernel names (A-Z a-z 0-9 . _ -) separated by commas or blanks"
 		;;
 	esac
 	echo "${KERNELS:-$(kernel_names)}" | tr ',' ' '
@@ -134,11 +152,7 @@ selected_kernels() {
 # plain_out DIR: refuse an output directory kbuild and make cannot take
 # (modules are built under it): A-Z a-z 0-9 / . _ + , @ - only.
 plain_out() {
-	case $1 in
-	*[!A-Za-z0-9/._+,@-]*)
-		die "output directory '$(printf '%s' "$1" | tr '[:cntrl:]' '?')' (MNCOMPAT_OUT): modules are built under it, and kbuild cannot take every name: A-Z a-z 0-9 / . _ + , @ - only"
-		;;
-	esac
+	kbuild_path "output directory '%s' (MNCOMPAT_OUT)" "$1" "modules are built under it"
 }
 
 # run_with_progress LOG LABEL CMD...: run CMD with its output in LOG and
@@ -221,7 +235,7 @@ kbuild_verbosity() {
 	case ${V:-} in
 	0 | 1 | 2) echo "V=$V" ;;
 	"") ;;
-	*) die "V='$(printf '%s' "$V" | tr '[:cntrl:]' '?')': kbuild's verbosity is 0, 1 or 2" ;;
+	*) die "V='$(shown "$V")': kbuild's verbosity is 0, 1 or 2" ;;
 	esac
 }
 
@@ -229,10 +243,8 @@ kbuild_verbosity() {
 # them, so its path takes what MNCOMPAT_OUT takes (A-Z a-z 0-9 / . _ + , @ -);
 # a relative one is made absolute here (apt and kbuild would read it from
 # other folders).
+kbuild_path "MNCOMPAT_CACHE='%s'" "$MNCOMPAT_CACHE" "kernel build trees live under it"
 case $MNCOMPAT_CACHE in
-*[!A-Za-z0-9/._+,@-]*)
-	die "MNCOMPAT_CACHE='$(printf '%s' "$MNCOMPAT_CACHE" | tr '[:cntrl:]' '?')': kernel build trees live under it, and kbuild cannot take every name: A-Z a-z 0-9 / . _ + , @ - only"
-	;;
 /*) ;;
 *) MNCOMPAT_CACHE=$(pwd)/$MNCOMPAT_CACHE ;;
 esac

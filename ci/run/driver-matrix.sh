@@ -98,7 +98,7 @@ driver=$1 tests=${2:-}
 carried() {
 	case $1 in
 	*[[:cntrl:]]*)
-		die "$2 '$(printf '%s' "$1" | tr '[:cntrl:]' '?')': a control character (TAB, newline, ...) in a path: the kit cannot carry it; rename it or link it from a plain path"
+		die "$2 '$(shown "$1")': a control character (TAB, newline, ...) in a path: the kit cannot carry it; rename it or link it from a plain path"
 		;;
 	esac
 }

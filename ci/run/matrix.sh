@@ -76,7 +76,7 @@ for s in "$@"; do
 	# plan.mk names it in a recipe, its name in a target
 	case $s in
 	*[[:space:][:cntrl:]\'\"\$\\]*)
-		die "suite file path '$(printf '%s' "$s" | tr '[:cntrl:]' '?')': no blanks, quotes, \$, backslash or control characters"
+		die "suite file path '$(shown "$s")': no blanks, quotes, \$, backslash or control characters"
 		;;
 	esac
 	case $(basename "$s" .suite) in
