@@ -99,11 +99,29 @@ write_kernel_env() {
 
 # kernel_fields ENV_FILE FIELD...: set the shell variables FIELD... to
 # the kernel's values (ci/matrix_plan.py kernel, the one reader of env
-# files; e.g. kernel_fields "$env" KDIR VMLINUZ).
+# files, prints them a line each; e.g. kernel_fields "$env" KDIR VMLINUZ).
+# Read as data: nothing of the file is evaluated as shell.
 kernel_fields() {
 	_kf=$("$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" kernel "$@") ||
 		exit 1
-	eval "$_kf"
+	shift
+	read_lines "$_kf" "$@"
+}
+
+# read_lines TEXT NAME...: set the variable NAME... to the lines of TEXT,
+# one each in order (empty past its end). The names are the caller's, never
+# read from TEXT.
+read_lines() {
+	_rl_text=$1
+	shift
+	{
+		for _rl_name; do
+			# shellcheck disable=SC2229 # reads the variable it names
+			IFS= read -r "$_rl_name" || :
+		done
+	} <<EOF
+$_rl_text
+EOF
 }
 
 # check_kernels NAME...: fail unless every NAME is a row of the matrix

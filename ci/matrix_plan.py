@@ -10,7 +10,10 @@ A kernel's env file (ci/lib.sh write_kernel_env, ci/kernels/prepare-kernel.sh) i
 KEY=VALUE lines, a value with blanks in single quotes. Only this module
 reads it: a shell script asks for the fields it needs (the "kernel"
 command, ci/lib.sh kernel_fields) and passes them on to the leaf scripts
-as arguments; the env file's path is the kernel's one handle.
+as arguments; the env file's path is the kernel's one handle. What this
+module tells a shell script (the "kernel" and "row" commands, a suite's
+boot.conf) is data, a value a line, read with "read"; no shell evaluates
+it.
 
 A suite file has one directive per line; ci/run/stage-suite.sh's header says
 what each does. Parsing checks them all: an unknown directive, a
@@ -72,6 +75,8 @@ def env_line(key, value):
     with blanks or quotes; none may hold a single quote)."""
     if "'" in value:
         raise ModelError(f"{key}: a value with a single quote: {value}")
+    if "\n" in value:
+        raise ModelError(f"{key}: a value with a newline: {value!r}")
     if re.search(r"[\s\"$`\\]", value) or key in QUOTED:
         return f"{key}='{value}'\n"
     return f"{key}={value}\n"
@@ -468,11 +473,14 @@ class Suite:
                             "NAME=VALUE of ci/kernels/behaviours.md)")
 
     def boot_conf(self):
-        """ci/run/boot-suites.sh's boot.conf of the suite: shell
-        assignments (the matrix plan's answer, sourced there)."""
+        """ci/run/boot-suites.sh's boot.conf of the suite: three
+        NAME=VALUE lines, timeout_s, qemu_args and append, each value as it
+        is to the end of its line, no quoting (a qemu or append line has
+        no newline). boot-suites.sh reads it line by line; nothing sources
+        it."""
         return (f"timeout_s={self.timeout}\n"
-                f"qemu_args={shlex.quote(self.qemu)}\n"
-                f"append={shlex.quote(self.append)}\n")
+                f"qemu_args={self.qemu}\n"
+                f"append={self.append}\n")
 
     def step_lines(self):
         """The suite's build and run steps for ci/run/stage-suite.sh, one a
@@ -683,14 +691,13 @@ def cmd_check_kernels(args):
 
 def cmd_row(args):
     """row KERNELS_LIST NAME: the row's kind, its next three fields and
-    how many fields it has, as shell assignments, once its lacks= field
-    is checked."""
+    how many fields it has, a value a line in that order (the list's
+    fields are words: none holds a newline), once its lacks= field is
+    checked; ci/kernels/prepare-kernel.sh reads them."""
     row = kernel_row(args[0], args[1])
     row.lacks(LACKS_LIST)
-    q = shlex.quote
-    print(f"kind={q(row.kind)} field3={q(row.arg(2))} "
-          f"field4={q(row.arg(3))} field5={q(row.arg(4))} "
-          f"nfields={len(row.fields)}")
+    print(f"{row.kind}\n{row.arg(2)}\n{row.arg(3)}\n{row.arg(4)}\n"
+          f"{len(row.fields)}")
 
 
 ENV_FIELDS = ("KERNEL_NAME", "KERNEL_KIND", "KERNEL_VERSION",
@@ -723,9 +730,10 @@ ROW_FIELDS = ("KERNEL_APPEND", "KERNEL_PATCHES", "KERNEL_LACKS",
 
 
 def cmd_kernel(args):
-    """kernel ENV_FILE FIELD...: the kernel's FIELDs as shell assignments,
-    FIELD='VALUE' a line each ('' where it has none): how a shell script
-    learns them (ci/lib.sh kernel_fields) without reading the file."""
+    """kernel ENV_FILE FIELD...: the kernel's FIELDs' values, one a line
+    in the order asked (an empty line where it has none): how a shell
+    script learns them (ci/lib.sh kernel_fields reads them into the
+    variables of those names) without reading the file."""
     if len(args) < 2:
         raise ModelError("kernel ENV_FILE FIELD...")
     env = Kernel(args[0]).env
@@ -734,7 +742,10 @@ def cmd_kernel(args):
         if field not in known:
             raise ModelError(f"kernel: no field {field} in an env file "
                              f"({' '.join(known)})")
-        print(f"{field}={shlex.quote(env.get(field, ''))}")
+        value = env.get(field, "")
+        if "\n" in value:
+            raise ModelError(f"kernel: {field} of {args[0]} holds a newline")
+        print(value)
 
 
 def cmd_mode(args):

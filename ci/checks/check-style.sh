@@ -18,6 +18,12 @@ checkpatch=$("$MNCOMPAT_TOP/ci/kernels/unpack-source.sh" 6.12)/scripts/checkpatc
 scripts=$(git ls-files '*.sh' ci/run/guest/init .ci/run)
 # shellcheck disable=SC2086
 check "shellcheck ($(echo $scripts | wc -w) scripts)" shellcheck $scripts
+# What a program answers a script (ci/matrix_plan.py's kernel fields, a
+# row, a suite's boot.conf) is read as data, a value a line: no script
+# runs text through eval.
+# shellcheck disable=SC2086
+check "no script runs text as shell ($(echo $scripts | wc -w) scripts)" \
+	sh -c '! grep -nE "^[^#]*\<eval\>" "$@"' no-eval $scripts
 
 # pycodestyle: its defaults (they leave out W503/W504), but lines up to
 # 100 columns, the limit checkpatch holds the C to, not PEP 8's 79.

@@ -23,10 +23,11 @@ matrix_plan() {
 }
 for name in "$@"; do
 	# The row's fields, checked (ci/matrix_plan.py row): kind, the kind's
-	# three fields (series or build tree, ...), how many fields it has.
+	# three fields (series or build tree, ...), how many fields it has,
+	# a line each.
 	row=$(matrix_plan row "$KERNELS_LIST" "$name") || exit 1
 	kind="" field3="" field4="" field5="" nfields=0
-	eval "$row"
+	read_lines "$row" kind field3 field4 field5 nfields
 	cache_lock "$MNCOMPAT_CACHE/kernels/$name.lock" "$name"
 	case $kind in
 	deb) env_file=$("$MNCOMPAT_TOP/ci/kernels/get-deb-kernel.sh" "$name" "$field3") ;;

@@ -29,8 +29,19 @@ for dir; do
 	[ -r "$dir/boot.conf" ] || continue
 	n=$((n + 1))
 	timeout_s=300 qemu_args="" append=""
-	# shellcheck disable=SC1091
-	. "$dir/boot.conf"
+	# boot.conf (ci/matrix_plan.py Suite.boot_conf): NAME=VALUE lines, the
+	# value as it is to the end of the line; read, not sourced.
+	while IFS= read -r line; do
+		case $line in
+		timeout_s=*) timeout_s=${line#*=} ;;
+		qemu_args=*) qemu_args=${line#*=} ;;
+		append=*) append=${line#*=} ;;
+		*) die "$dir/boot.conf: not a line of boot.conf: $(shown "$line")" ;;
+		esac
+	done <"$dir/boot.conf"
+	case $timeout_s in
+	'' | *[!0-9]*) die "$dir/boot.conf: timeout_s is no number of seconds: $(shown "$timeout_s")" ;;
+	esac
 	if [ "$n" -eq 1 ]; then
 		first_qemu=$qemu_args first_append=$append
 	fi

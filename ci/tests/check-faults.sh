@@ -117,7 +117,7 @@ for name in 'x;true' 'a(b)' '$(reboot)' "q'uote"; do
 	printf 'step\t%s\trun\t/tests/t%s\n' "$name" "$n" >>"$suite/staging/plan"
 done
 printf 'step\todd-action\tsource\t/tests/t1\n' >>"$suite/staging/plan"
-printf 'timeout_s=120\nqemu_args=""\nappend=""\n' >"$suite/boot.conf"
+printf 'timeout_s=120\nqemu_args=\nappend=\n' >"$suite/boot.conf"
 if env_file=$("$MNCOMPAT_TOP/ci/kernels/prepare-kernel.sh" deb-6.12 2>"$g.prepare.log") &&
 	kernel_fields "$env_file" VMLINUZ KERNEL_APPEND; then
 	"$MNCOMPAT_TOP/ci/run/boot-suites.sh" deb-6.12 "$VMLINUZ" "$KERNEL_APPEND" \

@@ -79,8 +79,8 @@ class SuiteParse(Scratch):
         s = self.suite("qemu -icount shift=0\nappend maxcpus=1\n"
                        "qemu -m 2G\ntimeout 90\ntimeout 480\n")
         self.assertEqual(s.boot_conf(), "timeout_s=480\n"
-                         "qemu_args=' -icount shift=0 -m 2G'\n"
-                         "append=' maxcpus=1'\n")
+                         "qemu_args= -icount shift=0 -m 2G\n"
+                         "append= maxcpus=1\n")
 
     def test_a_suite_of_comments_has_the_defaults(self):
         s = self.suite("# nothing\n")
@@ -254,8 +254,8 @@ class KernelFiles(Scratch):
                 ("needs CONFIG_KSM\nneeds recreated\ntest t.c\n", 1,
                  "needs CONFIG_KSM\nneeds recreated\n"),
                 ("needs CONFIG_NUMA\nqemu -m 1G\nkmod zram\n", 0,
-                 "conf timeout_s=300\nconf qemu_args=' -m 1G'\n"
-                 "conf append=''\nkmod\tzram\n")):
+                 "conf timeout_s=300\nconf qemu_args= -m 1G\n"
+                 "conf append=\nkmod\tzram\n")):
             with self.subTest(text=text):
                 suite = self.file("s.suite", text)
                 with redirect_stdout(io.StringIO()) as f:
@@ -318,7 +318,10 @@ class KernelFiles(Scratch):
         self.assertNotIn("KERNEL_CC_NOTE", mm.read_env(env))
         with redirect_stdout(io.StringIO()) as f:
             mm.cmd_kernel([env, "KERNEL_CC_NOTE"])
-        self.assertEqual(f.getvalue(), "KERNEL_CC_NOTE=''\n")
+        self.assertEqual(f.getvalue(), "\n")
+        with redirect_stdout(io.StringIO()) as f:
+            mm.cmd_kernel([env, "KERNEL_KIND", "KERNEL_CC_NOTE", "KDIR"])
+        self.assertEqual(f.getvalue(), "deb\n\n/c/kdir\n")
         with self.assertRaises(mm.ModelError):
             mm.cmd_write_env(base + ["a", "b"])
 
