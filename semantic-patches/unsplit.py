@@ -42,6 +42,12 @@ import sys
 CPP = re.compile(r'^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$')
 
 
+# What strip_code() takes out of a line, found by one search each: a
+# comment's start, a // comment, a string or character constant (an
+# unterminated one, or one a backslash continues, runs to the line's end).
+NOT_CODE = re.compile(r'/\*|//|"(?:[^"\\]|\\.)*(?:"|\\?$)|\'(?:[^\'\\]|\\.)*(?:\'|\\?$)')
+
+
 def strip_code(line, in_comment):
     """The code of a line without comments, strings and character
     constants, and whether a comment is still open after it."""
@@ -53,19 +59,15 @@ def strip_code(line, in_comment):
                 return ''.join(out), True
             i, in_comment = k + 2, False
             continue
-        c = line[i]
-        if line.startswith('/*', i):
-            in_comment, i = True, i + 2
-        elif line.startswith('//', i):
+        m = NOT_CODE.search(line, i)
+        if not m:
+            out.append(line[i:])
             break
-        elif c in '"\'':
-            k = i + 1
-            while k < n and line[k] != c:
-                k += 2 if line[k] == '\\' else 1
-            i = k + 1
-        else:
-            out.append(c)
-            i += 1
+        out.append(line[i:m.start()])
+        if m.group() == '//':
+            break
+        in_comment = m.group() == '/*'
+        i = m.end()
     return ''.join(out), in_comment
 
 
