@@ -793,15 +793,26 @@ check_left='
 		}
 		{ line[FNR] = $0; nl = FNR }
 		END { if (NR > 0) protos() }
+		# head(i, c): line i starts the definition or declaration of c,
+		# its return type on that line or, alone, on the line before
+		# (static void / f(...)).
+		function head(i, c) {
+			if (line[i] ~ "^[a-z].*[ \t*]" c "[ \t]*\\(")
+				return 1
+			return i > 1 && line[i] ~ "^" c "[ \t]*\\(" &&
+				line[i - 1] ~ /^[a-z][^;(){}=,]*[A-Za-z0-9_*][ \t]*$/
+		}
 		function protos(    i, j, c, h) {
 			for (i = 1; i <= nl; i++)
 				for (c in young)
-					if (line[i] ~ "^([a-z].*[ \t])?int[ \t]+" c "[ \t]*\\(")
+					if (line[i] ~ "^([a-z].*[ \t])?int[ \t]+" c "[ \t]*\\(" ||
+					    head(i, c) && line[i] !~ "^[a-z].*[ \t*]" c "[ \t]*\\(" &&
+					    line[i - 1] ~ /(^|[ \t])int[ \t]*$/)
 						printf "%s:%d: [check] review: %s, a young callback, still returns int after the conversion (7.1 wants bool, compat its mncompat_*_young_t: see the notes; spatch may not have parsed it)\n", rel, i, c
 			if (upto < 2) return
 			for (i = 1; i <= nl; i++) {
 				for (c in cb) {
-					if (line[i] !~ "^[a-z].*[ \t*]" c "[ \t]*\\(" || line[i] ~ /;[ \t]*$/)
+					if (!head(i, c) || line[i] ~ /;[ \t]*$/)
 						continue
 					h = ""
 					for (j = i; j <= nl && j < i + 8; j++) {

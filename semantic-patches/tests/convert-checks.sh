@@ -210,6 +210,40 @@ check "convert.sh: every file is converted, unchanged or named for review" \
 		grep -qE "^  $f(:|\$)" "$1" || exit 1
 	done' sh "$ct/report.out"
 
+# A callback whose return type has a line of its own (static void /
+# f(...)), in a branch of the vendor's own #if that keeps the pre-5.0
+# prototype, and a young callback written so: named as on one line.
+mkdir -p "$ct/ownline"
+cat >"$ct/ownline/a.c" <<'EOF'
+#include <linux/mmu_notifier.h>
+#if VENDOR_MN_VERSION == 2
+static void
+own_range_end(struct mmu_notifier *mn, const struct mmu_notifier_range *r)
+{
+}
+#else
+static void
+own_range_end(struct mmu_notifier *mn, struct mm_struct *mm,
+	      unsigned long start, unsigned long end)
+{
+}
+#endif
+static int
+own_young(struct mmu_notifier *mn, struct mm_struct *mm,
+	  unsigned long start, unsigned long end)
+{
+	return 0;
+}
+static const struct mmu_notifier_ops own_ops = {
+	.invalidate_range_end = own_range_end,
+	.clear_young = own_young,
+};
+EOF
+"$cv" "$ct/ownline" --quiet >"$ct/ownline.out" 2>&1
+check "convert.sh: a pre-5.0 prototype with its return type on the line before is named for review" \
+	grep -q '^  a.c:9: \[check\] review: own_range_end still has a pre-5.0 prototype' \
+	"$ct/ownline.out"
+
 # --- paths ---------------------------------------------------------------
 mkdir -p "$ct/slash"
 cp "$here/4.13-only-page/before.c" "$ct/slash/a.c"
