@@ -66,7 +66,7 @@ ALLOCATORS = set('''kmalloc kzalloc kcalloc kmalloc_array krealloc
 kmem_cache_alloc kmem_cache_zalloc alloc_page alloc_pages __get_free_page
 __get_free_pages get_zeroed_page kstrdup kmemdup radix_tree_preload
 xa_store xa_insert xa_alloc idr_alloc kmalloc_node kzalloc_node
-alloc_pages_node dma_alloc_coherent'''.split())
+alloc_pages_node dma_alloc_coherent mempool_alloc kmem_cache_alloc_node'''.split())
 SLEEPING_GFP = re.compile(
     r'\b(GFP_KERNEL|GFP_KERNEL_ACCOUNT|GFP_USER|GFP_HIGHUSER|'
     r'GFP_HIGHUSER_MOVABLE|GFP_NOFS|GFP_NOIO|__GFP_DIRECT_RECLAIM|'
@@ -100,7 +100,7 @@ page_mapcount set_page_dirty SetPageDirty ClearPageDirty PageHuge
 PageTransHuge PageAnon PageCompound PageDirty PageReserved get_page_unless_zero
 folio_* page_folio pte_* pmd_* pud_* p4d_* pgd_* set_pte* ptep_* pmdp_*
 flush_tlb_* flush_cache_* __flush_tlb* flush_dcache_page kfree kzfree
-kfree_sensitive kmem_cache_free free_page free_pages __free_page
+kfree_sensitive kmem_cache_free mempool_free free_page free_pages __free_page
 __free_pages wake_up* complete complete_all try_wait_for_completion
 printk pr_* dev_dbg dev_info dev_notice dev_warn dev_err dev_crit dev_alert
 dev_emerg dev_printk dev_name dev_get_drvdata netdev_dbg netdev_info netdev_warn

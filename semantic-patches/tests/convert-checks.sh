@@ -244,6 +244,44 @@ check "convert.sh: a pre-5.0 prototype with its return type on the line before i
 	grep -q '^  a.c:9: \[check\] review: own_range_end still has a pre-5.0 prototype' \
 	"$ct/ownline.out"
 
+# mempool_alloc() sleeps or not by its gfp argument, mempool_free() never
+# (found on HPE kdreg2: GFP_NOWAIT was "cannot tell", a may-sleep table).
+mkdir -p "$ct/mempool"
+cat >"$ct/mempool/a.c" <<'EOF'
+#include <linux/mmu_notifier.h>
+#include <linux/mempool.h>
+struct pool_dev {
+	struct mmu_notifier mn;
+	mempool_t *pool;
+};
+static int pool_range_start(struct mmu_notifier *mn,
+			    const struct mmu_notifier_range *r)
+{
+	struct pool_dev *d = container_of(mn, struct pool_dev, mn);
+	void *e = mempool_alloc(d->pool, GFP_NOWAIT);
+
+	if (!e)
+		return -ENOMEM;
+	mempool_free(e, d->pool);
+	return 0;
+}
+static void pool_range_end(struct mmu_notifier *mn,
+			   const struct mmu_notifier_range *r)
+{
+}
+static const struct mmu_notifier_ops pool_ops = {
+	.invalidate_range_start = pool_range_start,
+	.invalidate_range_end = pool_range_end,
+};
+EOF
+"$cv" "$ct/mempool" --compat --quiet >"$ct/mempool-nowait.out" 2>&1
+sed -i 's/GFP_NOWAIT/GFP_KERNEL/' "$ct/mempool/a.c"
+"$cv" "$ct/mempool" --compat --quiet >"$ct/mempool-kernel.out" 2>&1
+check "convert.sh --compat: mempool_alloc(GFP_NOWAIT) and mempool_free() do not sleep: a table that never sleeps, nothing to review" \
+	sh -c 'grep -q "MNCOMPAT_MMU_NOTIFIER_OPS(\.\.\., 0)" "$1" && grep -q "^items needing review: 0" "$1"' sh "$ct/mempool-nowait.out"
+check "convert.sh --compat: mempool_alloc(GFP_KERNEL) sleeps: a may-sleep table, named" \
+	grep -q 'allocates with a sleeping gfp (mempool_alloc)' "$ct/mempool-kernel.out"
+
 # --- paths ---------------------------------------------------------------
 mkdir -p "$ct/slash"
 cp "$here/4.13-only-page/before.c" "$ct/slash/a.c"
