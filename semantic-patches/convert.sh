@@ -793,21 +793,22 @@ check_left='
 		}
 		{ line[FNR] = $0; nl = FNR }
 		END { if (NR > 0) protos() }
-		# head(i, c): line i starts the definition or declaration of c,
-		# its return type on that line or, alone, on the line before
-		# (static void / f(...)).
-		function head(i, c) {
-			if (line[i] ~ "^[a-z].*[ \t*]" c "[ \t]*\\(")
-				return 1
+		# ownline(i, c): line i starts c at its first column, its return
+		# type alone on the line before (static void / f(...)).
+		function ownline(i, c) {
 			return i > 1 && line[i] ~ "^" c "[ \t]*\\(" &&
 				line[i - 1] ~ /^[a-z][^;(){}=,]*[A-Za-z0-9_*][ \t]*$/
+		}
+		# head(i, c): line i starts the definition or declaration of c,
+		# its return type on that line or on the line before.
+		function head(i, c) {
+			return line[i] ~ "^[a-z].*[ \t*]" c "[ \t]*\\(" || ownline(i, c)
 		}
 		function protos(    i, j, c, h) {
 			for (i = 1; i <= nl; i++)
 				for (c in young)
 					if (line[i] ~ "^([a-z].*[ \t])?int[ \t]+" c "[ \t]*\\(" ||
-					    head(i, c) && line[i] !~ "^[a-z].*[ \t*]" c "[ \t]*\\(" &&
-					    line[i - 1] ~ /(^|[ \t])int[ \t]*$/)
+					    ownline(i, c) && line[i - 1] ~ /(^|[ \t])int[ \t]*$/)
 						printf "%s:%d: [check] review: %s, a young callback, still returns int after the conversion (7.1 wants bool, compat its mncompat_*_young_t: see the notes; spatch may not have parsed it)\n", rel, i, c
 			if (upto < 2) return
 			for (i = 1; i <= nl; i++) {
