@@ -5,7 +5,11 @@
 #   awk -v mode=cut -v re=ERE [-v fields=ERE [-v follow=1]] \
 #       -f excerpt.awk FILE >EXCERPT
 #     FILE with every function definition the step does not need blanked
-#     out, same line numbers (notes need no mapping).  Needed: every
+#     out, same line numbers (notes need no mapping): its lines are empty
+#     and its last one (the closing brace) is ";", so that spatch sees
+#     something there (code spatch adds before a function that follows a
+#     declaration takes the place of the empty lines before it, up to the
+#     previous token, and the paste below could not put it back).  Needed: every
 #     function definition with a line that matches ERE or names a callback
 #     of a table line matching fields (with follow=1: or names a function
 #     such a callback calls, or a function of the file it names); all
@@ -14,8 +18,7 @@
 #   diff -U0 EXCERPT CONVERTED |
 #     awk -v mode=paste -f excerpt.awk FILE EXCERPT - >NEW
 #     FILE with the changes spatch made to EXCERPT.  Exit 1 when a change
-#     touches a line that is not the same in FILE and EXCERPT (a blanked
-#     function).
+#     touches a line of a blanked function, or adds lines inside one.
 function boundary(s) {
 	return s ~ /^[ \t]*$/ || s ~ /^[}]/ || s ~ /^#/ || s ~ /\*\/[ \t]*$/ ||
 		s ~ /;[ \t]*$/ || s ~ /^[{]/
@@ -142,7 +145,7 @@ function cut(    i, j, k, h, nf, first, last, fname, hdr, infn, s, cb, w,
 			sel[infn[i]] = 1
 	for (i = 1; i <= NR; i++) {
 		if ((i in infn) && !(infn[i] in sel))
-			print ""
+			print (i == last[infn[i]]) ? ";" : ""
 		else
 			print line[i]
 	}
@@ -155,7 +158,19 @@ function isfn(w, fname, nf,    k) {
 	return 0
 }
 
-function paste(    i, h, a, b, nrm, out, done) {
+function paste(    i, h, a, b, blanked, first) {
+	# The blanked functions: from a line that is not as in FILE to the
+	# ";" that stands for the closing brace; first[] their first lines.
+	for (i = 1; i <= nex; i++) {
+		if (ex[i] == orig[i])
+			continue
+		first[i] = 1
+		for (; i <= nex && !(ex[i] == ";" && orig[i] ~ /^[}]/); i++)
+			blanked[i] = 1
+		if (i > nex)
+			exit 1
+		blanked[i] = 1
+	}
 	# hunks of diff -U0: "@@ -a[,b] +c[,d] @@", then "-" and "+" lines
 	i = 1
 	for (h = 1; h <= ndiff; h++) {
@@ -175,13 +190,15 @@ function paste(    i, h, a, b, nrm, out, done) {
 		# lines before the hunk (a change of 0 lines goes after line a)
 		for (; i < (b == 0 ? a + 1 : a); i++)
 			print orig[i]
-		nrm = 0
 		for (h++; h <= ndiff && diff[h] !~ /^@@ /; h++) {
 			if (diff[h] ~ /^-/) {
-				if (orig[i] != ex[i])
+				if (i in blanked)
 					exit 1
 				i++
 			} else if (diff[h] ~ /^\+/) {
+				# before line i: not inside a blanked function
+				if ((i in blanked) && !(i in first))
+					exit 1
 				print substr(diff[h], 2)
 			}
 		}
