@@ -293,14 +293,34 @@ say() {
 : >"$tmp/review.extra"
 if [ -d "$path" ]; then
 	base=$path
-	# grep -r does not follow symbolic links inside the tree: say so for
-	# every one that leads to code mentioning mmu_notifier (found while
-	# grep reads the tree).
-	find "$path" -mindepth 1 -type l -print0 >"$tmp/links0" 2>/dev/null &
-	links_pid=$!
-	grep -rlZF --include='*.c' --include='*.h' mmu_notifier -- "$path" \
-		>"$tmp/candidates0" 2>"$tmp/grep.err" || true
-	wait "$links_pid" || :
+	# The .c and .h files (symbolic links inside the tree are not
+	# followed, as grep -r does not: each one that leads to code
+	# mentioning mmu_notifier is named below), read by one grep per
+	# --jobs (at most 8), each on every Nth file: the tree is read in
+	# half the time on two CPUs.
+	find -H "$path" -mindepth 1 \( -type l -fprint0 "$tmp/links0" \) -o \
+		\( -type f \( -name '*.c' -o -name '*.h' \) -print0 \) \
+		>"$tmp/files0" 2>"$tmp/read.err" || true
+	greps=$jobs
+	[ "$greps" -le 8 ] || greps=8
+	awk -v RS='\0' -v ORS='\0' -v n="$greps" -v out="$tmp/files0." \
+		'{ print >(out (NR % n)) }' "$tmp/files0"
+	i=0
+	pids=
+	while [ "$i" -lt "$greps" ]; do
+		if [ -e "$tmp/files0.$i" ]; then
+			xargs -0 -r grep -lZF mmu_notifier -- \
+				<"$tmp/files0.$i" >"$tmp/candidates0.$i" \
+				2>"$tmp/read.err.$i" &
+			pids="$pids $!"
+		fi
+		i=$((i + 1))
+	done
+	for pid in $pids; do
+		wait "$pid" || :
+	done
+	cat "$tmp/read.err" "$tmp/read.err".* >"$tmp/grep.err" 2>/dev/null || :
+	cat "$tmp/candidates0".* >"$tmp/candidates0" 2>/dev/null || :
 	if [ -s "$tmp/grep.err" ]; then
 		cat "$tmp/grep.err" >&2
 		die "could not read all of $shown (see above); nothing changed"
