@@ -55,6 +55,7 @@ one holds the module (the call graph, the sleep and coverage analysis),
 which files make it, the facts the scripts look up and the command
 line.
 """
+import functools
 import json
 import os
 import re
@@ -768,9 +769,12 @@ def c_files(d):
             os.path.isfile(os.path.join(d, n))]
 
 
+@functools.lru_cache(maxsize=8)
 def whole_tree(base, limit=400):
     """Every .c/.h under base (relative names) when base is one driver
-    (a Kbuild or Makefile at its top, at most limit files), else None."""
+    (a Kbuild or Makefile at its top, at most limit files), else None.
+    Read once per base and process (a kernel tree's top has a Makefile:
+    finding that it is not one driver walks a few thousand directories)."""
     if not any(os.path.isfile(os.path.join(base, n))
                for n in ('Kbuild', 'Makefile', 'Kbuild.in', 'Makefile.am')):
         return None
@@ -782,7 +786,7 @@ def whole_tree(base, limit=400):
                 out.append(os.path.relpath(os.path.join(root, n), base))
                 if len(out) > limit:
                     return None
-    return out
+    return tuple(out)
 
 
 def module_of(rel, base, tree):

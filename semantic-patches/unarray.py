@@ -28,35 +28,27 @@ ARRAY = re.compile(r'^(?P<head>static\s+(?:const\s+)?struct\s+mmu_notifier_ops\s
                    r'(?P<name>[A-Za-z_]\w*)\s*\[\s*\w*\s*\]\s*=\s*\{', re.M)
 
 
+# What code_only() blanks, found by one search each: a comment (to its
+# end, or the text's), a // comment, a string or character constant (one
+# left open runs on to the end of the text, across lines).
+NOT_CODE = re.compile(r'/\*.*?(?:\*/|\Z)|//[^\n]*'
+                      r'|"(?P<s>(?:[^"\\]|\\.)*)(?P<se>"|\\?\Z)'
+                      r"|'(?P<c>(?:[^'\\]|\\.)*)(?P<ce>'|\\?\Z)", re.S)
+NOT_NEWLINE = re.compile(r'[^\n]')
+
+
+def blanked(m):
+    """The text of a NOT_CODE match as code_only() leaves it."""
+    for inner, end, q in (('s', 'se', '"'), ('c', 'ce', "'")):
+        if m.group(end) is not None:
+            return (q + NOT_NEWLINE.sub(' ', m.group(inner)) +
+                    (q if m.group(end) == q else ' ' * len(m.group(end))))
+    return NOT_NEWLINE.sub(' ', m.group())
+
+
 def code_only(text):
     """text with comments and strings blanked (same length)."""
-    out = list(text)
-    i, n = 0, len(text)
-    while i < n:
-        if text.startswith('/*', i):
-            k = text.find('*/', i + 2)
-            k = n if k < 0 else k + 2
-            for j in range(i, k):
-                if out[j] != '\n':
-                    out[j] = ' '
-            i = k
-        elif text.startswith('//', i):
-            k = text.find('\n', i)
-            k = n if k < 0 else k
-            for j in range(i, k):
-                out[j] = ' '
-            i = k
-        elif text[i] in '"\'':
-            q, k = text[i], i + 1
-            while k < n and text[k] != q:
-                k += 2 if text[k] == '\\' else 1
-            for j in range(i + 1, min(k, n)):
-                if out[j] != '\n':
-                    out[j] = ' '
-            i = k + 1
-        else:
-            i += 1
-    return ''.join(out)
+    return NOT_CODE.sub(blanked, text)
 
 
 def match_close(code, i, o='{', c='}'):

@@ -94,13 +94,21 @@ def code_text(lines, lo, hi):
     return '\n'.join(out)
 
 
+DIRECTIVE = re.compile(r'\s*#')
+
+
 def braces(lines):
     """The brace delta of each line (directive lines count 0)."""
     out, com = [], False
     for ln in lines:
-        if not com and CPP.match(ln) or re.match(r'^\s*#', ln) and not com:
-            out.append(0)
-            continue
+        if not com:
+            if DIRECTIVE.match(ln):
+                out.append(0)
+                continue
+            # (nothing for strip_code() to take out: most lines)
+            if '/' not in ln and '"' not in ln and "'" not in ln:
+                out.append(ln.count('{') - ln.count('}'))
+                continue
         code, com = strip_code(ln, com)
         out.append(code.count('{') - code.count('}'))
     return out
