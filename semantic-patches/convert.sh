@@ -850,11 +850,13 @@ check_left='
 			}
 		}'
 # Only the files with a word it looks for (in code or not: grep reads
-# them all much faster than the awk above).
-(cd "$tmp/work" && tr '\n' '\0' <"$tmp/rels" |
+# them all much faster than the awk above).  In the background, beside
+# hazards.py (which reads only the steps' notes): its notes go first.
+(cd "$tmp/work" && sed 's|^|./|' "$tmp/rels" | tr '\n' '\0' |
 	xargs -0 -r grep -lZE 'mmu_notifier_ops|MNCOMPAT_MMU_NOTIFIER_(GET_)?OPS|mmu_notifier_invalidate_(page|range)|set_pte_at_notify|mmu_notifier_change_pte|make_device_exclusive_range|_young_notify|_clear_flush_notify|MMU_INVALIDATE_DOES_NOT_BLOCK|mmu_notifier_(unregister_no_release|call_srcu)' -- |
 	xargs -0 -r awk -v upto="$upto" -v compat="$compat" "$check_left") \
-	>>"$tmp/notes"
+	>"$tmp/left.notes" &
+left_pid=$!
 # The hazards the native API still has in the code as converted, named
 # whether or not this run made them (hazards.py): a second run finds
 # nothing to convert, but the hazard is still there.
@@ -869,9 +871,11 @@ if [ $compat = no ] && [ "$upto" -ge 2 ]; then
 			--base "$MNCOMPAT_MODULE_BASE" --work "$tmp/work" \
 			--upto "$last_gen" --notes "$tmp/notes" >"$tmp/hazards" ||
 			die "hazards.py failed; nothing changed"
-		sort -u "$tmp/hazards" >>"$tmp/notes"
 	fi
 fi
+wait "$left_pid" || die "the check for what the conversion left failed; nothing changed"
+cat "$tmp/left.notes" >>"$tmp/notes"
+[ ! -s "$tmp/hazards" ] || sort -u "$tmp/hazards" >>"$tmp/notes"
 cat "$tmp/review.extra" >>"$tmp/notes"
 
 # changed_files: the files the conversion changed so far, one a line
@@ -922,7 +926,20 @@ empty_ifs='
 			last = line[i]
 		}
 	}'
-changed_files >"$tmp/touched.ifs"
+# Only a file with an #if whose next line that is not blank is #endif or
+# #else can have such a pair (one awk reads them all).
+changed_files >"$tmp/touched"
+# (Names as ./REL: awk takes an argument like NAME=VALUE, or one that
+# starts with "-", for something else than a file.)
+(cd "$tmp/work" && sed 's|^|./|' "$tmp/touched" | tr '\n' '\0' |
+	xargs -0 -r awk '
+	FNR == 1 { open = 0 }
+	/^[ \t]*$/ { next }
+	open && !(FILENAME in said) && /^[ \t]*#[ \t]*(endif|else)/ {
+		said[FILENAME] = 1
+		print substr(FILENAME, 3)
+	}
+	{ open = /^[ \t]*#[ \t]*if/ }') >"$tmp/touched.ifs"
 while IFS= read -r rel; do
 	tr -d '\r' <"$tmp/orig/$rel" | awk "$empty_ifs" - "$tmp/work/$rel" \
 		>"$tmp/ifs.tmp"
@@ -939,8 +956,15 @@ done <"$tmp/touched.ifs"
 # not balance.
 # shellcheck disable=SC2016 # an awk program
 braces='
+	# one verdict a file, in the order of the arguments (CRs dropped)
+	FNR == 1 {
+		if (NR > 1) verdict[name] = result()
+		name = FILENAME
+		c = 0; n = 0; split("", sk); p = 0; d = 0; e = 0; ebad = 0; bad = 0
+	}
 	{
 		line = $0
+		gsub(/\r/, "", line)
 		# #if chains: braces of an #else/#elif branch are counted in d
 		# only (e: first branches alone), to tell why they do not balance.
 		if (!c && line ~ /^[ \t]*#[ \t]*if/) sk[++n] = 0
@@ -975,23 +999,36 @@ braces='
 		if (e < 0) { e = 0; ebad = 1 }
 		if (d < 0) { d = 0; if (!bad) bad = FNR }
 	}
-	END {
+	function result() {
 		if (!bad && d) bad = "end"
-		if (bad + 0 == 0 && bad != "end") print "ok"
-		else if (!ebad && !e) print "if"
-		else print bad
+		if (bad + 0 == 0 && bad != "end") return "ok"
+		if (!ebad && !e) return "if"
+		return bad
+	}
+	END {
+		if (NR > 0) verdict[name] = result()
+		# (an empty file has no line: it balances)
+		for (i = 1; i < ARGC; i++)
+			print (ARGV[i] in verdict) ? verdict[ARGV[i]] : "ok"
 	}'
+# Each file's verdict before (the definitions unsplit.py made whole, or
+# the file as read) and after, one awk for each side.
 changed_files >"$tmp/touched.braces"
 while IFS= read -r rel; do
+	if [ -f "$tmp/whole/$rel" ]; then
+		printf '%s\0' "$tmp/whole/$rel"
+	else
+		printf '%s\0' "$tmp/orig/$rel"
+	fi
+done <"$tmp/touched.braces" | xargs -0 -r awk "$braces" >"$tmp/braces.was"
+while IFS= read -r rel; do
+	printf '%s\0' "$tmp/work/$rel"
+done <"$tmp/touched.braces" | xargs -0 -r awk "$braces" >"$tmp/braces.now"
+paste "$tmp/braces.was" "$tmp/braces.now" "$tmp/touched.braces" |
+while IFS="$tab" read -r was now rel; do
+	[ "$was" != ok ] || [ "$now" != ok ] || continue
 	tr -d '\r' <"$tmp/orig/$rel" >"$tmp/lf"
 	! cmp -s "$tmp/lf" "$tmp/work/$rel" || continue
-	if [ -f "$tmp/whole/$rel" ]; then
-		was=$(awk "$braces" "$tmp/whole/$rel")
-	else
-		was=$(awk "$braces" "$tmp/lf")
-	fi
-	now=$(awk "$braces" "$tmp/work/$rel")
-	[ "$was" != ok ] || [ "$now" != ok ] || continue
 	cat "$tmp/lf" >"$tmp/work/$rel"
 	awk -v f="$rel" 'index($0, f ":") != 1 || / review:/' "$tmp/notes" \
 		>"$tmp/notes.keep"
@@ -1007,7 +1044,7 @@ while IFS= read -r rel; do
 		where="after the conversion, $now"
 	fi
 	printf '%s\n' "$rel:1: [convert] review: the braces of this file do not balance outside preprocessor lines ($where): $why, so where a function ends is not what spatch sees. Not converted (a change there could leave a stray brace): convert it by hand" >>"$tmp/notes"
-done <"$tmp/touched.braces"
+done
 
 # 5. Line ends as they were: a line the conversion kept keeps its own, a
 # new line takes the end of the line it replaces (or follows); the diff.
