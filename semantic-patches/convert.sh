@@ -526,22 +526,41 @@ spatch_step() {
 		>>"$tmp/stepnotes" || true
 	# A parse error only matters where it hides something the step looks
 	# for: its tokens, mmu_notifier, or a callback named in an ops table.
-	grep '^PARSE' "$tmp/step.notes" | while IFS= read -r region; do
-		region=${region#PARSE"$tab"}
-		where=${region#*"$tab"}
-		region=${region%%"$tab"*}
-		rel=${where%:*}
-		line=${where##*:}
-		names=$(awk '/mmu_notifier_ops|MNCOMPAT_MMU_NOTIFIER_(GET_)?OPS/ { t = 1 }
-			t { while (match($0, /= *[A-Za-z_][A-Za-z0-9_]*/)) {
-				s = substr($0, RSTART, RLENGTH); sub(/= */, "", s)
-				printf "|%s", s; $0 = substr($0, RSTART + RLENGTH) } }
-			/};|\);/ { t = 0 }' "$tmp/work/$rel")
-		if printf '%s\n' "$region" |
-			grep -qE "mmu_notifier|$tokens$names"; then
-			printf '%s\n' "$rel:$line: [$gen] review: spatch could not parse the code around this line, which the $gen step has to look at: it was not converted there"
-		fi
-	done >>"$tmp/stepnotes"
+	# (one awk for them all; a file's table callbacks read once)
+	grep '^PARSE' "$tmp/step.notes" |
+		MNCOMPAT_TOKENS=$tokens awk -F"$tab" -v gen="$gen" -v work="$tmp/work" '
+		# names_of(rel): "|NAME" for each name assigned in a table of rel
+		function names_of(rel,    f, t, s, out, ln) {
+			f = work "/" rel
+			t = 0
+			out = ""
+			while ((getline ln <f) > 0) {
+				if (ln ~ /mmu_notifier_ops|MNCOMPAT_MMU_NOTIFIER_(GET_)?OPS/)
+					t = 1
+				if (t)
+					while (match(ln, /= *[A-Za-z_][A-Za-z0-9_]*/)) {
+						s = substr(ln, RSTART, RLENGTH)
+						sub(/= */, "", s)
+						out = out "|" s
+						ln = substr(ln, RSTART + RLENGTH)
+					}
+				if (ln ~ /};|\);/)
+					t = 0
+			}
+			close(f)
+			return out
+		}
+		{
+			where = substr($0, length($1) + length($2) + 3)
+			rel = where
+			sub(/:[^:]*$/, "", rel)
+			line = where
+			sub(/.*:/, "", line)
+			if (!(rel in names))
+				names[rel] = names_of(rel)
+			if ($2 ~ ("mmu_notifier|" ENVIRON["MNCOMPAT_TOKENS"] names[rel]))
+				printf "%s:%s: [%s] review: spatch could not parse the code around this line, which the %s step has to look at: it was not converted there\n", rel, line, gen, gen
+		}' >>"$tmp/stepnotes"
 }
 # The scripts that judge callbacks by what they reach (may it sleep, do
 # the range callbacks cover invalidate_page, ...) ask mnmodule.py about
