@@ -594,9 +594,14 @@ if [ -s "$tmp/unarray" ]; then
 fi
 # A function whose header #if/#else splits (each branch opening the
 # body): one whole definition per branch (unsplit.py), so that spatch
-# and the brace check see functions.
+# and the brace check see functions.  Only in a file that a step works
+# on (one with its tokens: the tokens of a later step appear only where
+# an earlier one worked) or that has a table: no other file is changed.
+step_tokens=$(printf '%s\n' "$steps" |
+	awk 'NF >= 3 { printf "%s%s", sep, $3; sep = "|" }')
 (cd "$tmp/work" && tr '\n' '\0' <"$tmp/rels" |
-	xargs -0 -r grep -lE '^[[:space:]]*#[[:space:]]*(else|elif)' --) \
+	xargs -0 -r grep -lZE '^[[:space:]]*#[[:space:]]*(else|elif)' -- |
+	xargs -0 -r grep -lE "$step_tokens|mmu_notifier_ops|MNCOMPAT_MMU_NOTIFIER_(GET_)?OPS" --) \
 	>"$tmp/unsplit" || true
 if [ -s "$tmp/unsplit" ]; then
 	(cd "$tmp/work" && tr '\n' '\0' <"$tmp/unsplit" |
@@ -1094,9 +1099,15 @@ header_name() {
 	*) printf '%s' "$1" ;;
 	esac
 }
-while IFS= read -r rel; do
-	diff -u --label "$(header_name "a/$rel")" --label "$(header_name "b/$rel")" "$tmp/orig/$rel" \
-		"$tmp/work/$rel" >>"$tmp/diff" || true
+# (--quiet shows no diff: none is made)
+[ $quiet = yes ] || while IFS= read -r rel; do
+	case $rel in
+	*[[:space:]]* | *\"* | *\\*)
+		a=$(header_name "a/$rel") b=$(header_name "b/$rel") ;;
+	*) a=a/$rel b=b/$rel ;;
+	esac
+	diff -u --label "$a" --label "$b" "$tmp/orig/$rel" "$tmp/work/$rel" \
+		>>"$tmp/diff" || true
 done <"$tmp/changed"
 
 # 6. The report.  Notes in step order; line numbers are those of the file
