@@ -617,10 +617,12 @@ fi
 # The vendor's own version guards around .invalidate_page (its 4.13
 # port): taken out, their branches merged, before anything judges the
 # table (unguard.py); what they dropped is told to the 4.13 step.
+# (Only a file with a line that starts with the field: all unguard.py
+# merges.)
 export MNCOMPAT_UNGUARDED="$tmp/unguarded"
 : >"$MNCOMPAT_UNGUARDED"
 (cd "$tmp/work" && tr '\n' '\0' <"$tmp/rels" |
-	xargs -0 -r grep -lE 'invalidate_page' -- |
+	xargs -0 -r grep -lE '^[[:space:]]*\.invalidate_page' -- |
 	tr '\n' '\0' | xargs -0 -r grep -lE '^[[:space:]]*#[[:space:]]*if' --) \
 	>"$tmp/unguard" || true
 if [ -s "$tmp/unguard" ]; then
@@ -663,7 +665,6 @@ while read -r gen cocci tokens past whole; do
 	mkdir "$tmp/step" "$tmp/excerpts"
 	i=0
 	: >"$tmp/map"
-	set --
 	while IFS= read -r rel; do
 		i=$((i + 1))
 		case $rel in
@@ -671,17 +672,30 @@ while read -r gen cocci tokens past whole; do
 		*) n=f$i.c ;;
 		esac
 		printf '%s\t%s\n' "$n" "${rel#./}" >>"$tmp/map"
-		# Only the parts of the file the step needs (series, fifth
-		# column), where the file's layout lets them be put back.
-		if [ "$whole" != "*" ] &&
-			awk -v mode=cut -v re="$tokens" -v fields="$fields" \
-				-v follow="$follow" -f "$sp/excerpt.awk" \
-				"$tmp/work/$rel" >"$tmp/step/$n"; then
-			set -- "$@" "$tmp/step/$n"
-			continue
-		fi
-		cat "$tmp/work/$rel" >"$tmp/step/$n"
 	done <"$tmp/files"
+	# Only the parts of the file the step needs (series, fifth column),
+	# where the file's layout lets them be put back: one awk cuts them
+	# all; a file it cannot cut (or all, if it fails) is copied whole.
+	if [ "$whole" != "*" ]; then
+		while IFS= read -r n; do
+			rel=${n#*"$tab"} n=${n%%"$tab"*}
+			printf '%s\t%s\n' "$n" "$tmp/work/$rel"
+		done <"$tmp/map" >"$tmp/cut.map"
+		cut -f2- "$tmp/cut.map" | tr '\n' '\0' |
+			xargs -0 awk -v mode=cut -v re="$tokens" \
+				-v fields="$fields" -v follow="$follow" \
+				-v map="$tmp/cut.map" -v dir="$tmp/step" \
+				-f "$sp/excerpt.awk" || rm -f "$tmp/step/"*
+	fi
+	set --
+	while IFS= read -r n; do
+		rel=${n#*"$tab"} n=${n%%"$tab"*}
+		if [ -e "$tmp/step/$n" ]; then
+			set -- "$@" "$tmp/step/$n"
+		else
+			cat "$tmp/work/$rel" >"$tmp/step/$n"
+		fi
+	done <"$tmp/map"
 	# The excerpts as cut, to diff spatch's result against (one cp).
 	[ $# -eq 0 ] || cp -- "$@" "$tmp/excerpts/"
 	set --

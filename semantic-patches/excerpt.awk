@@ -3,7 +3,8 @@
 # steps need only some of them.
 #
 #   awk -v mode=cut -v re=ERE [-v fields=ERE [-v follow=1]] \
-#       -f excerpt.awk FILE >EXCERPT
+#       -v map=MAP -v dir=DIR -f excerpt.awk FILE...
+#     For each FILE, DIR/NAME where MAP has the line "NAME<TAB>FILE":
 #     FILE with every function definition the step does not need blanked
 #     out, same line numbers (notes need no mapping): its lines are empty
 #     and its last one (the closing brace) is ";", so that spatch sees
@@ -13,8 +14,9 @@
 #     function definition with a line that matches ERE or names a callback
 #     of a table line matching fields (with follow=1: or names a function
 #     such a callback calls, or a function of the file it names); all
-#     code outside function definitions stays.  Exit 1 (EXCERPT unusable)
-#     when function bodies are not braced in column 0 as in the kernel.
+#     code outside function definitions stays.  No DIR/NAME (the excerpt
+#     unusable) when FILE's function bodies are not braced in column 0
+#     as in the kernel.
 #   diff -U0 EXCERPT CONVERTED |
 #     awk -v mode=paste -f excerpt.awk FILE EXCERPT - >NEW
 #     FILE with the changes spatch made to EXCERPT.  Exit 1 when a change
@@ -46,8 +48,19 @@ BEGIN {
 		KEYWORDS[kw[i]] = 1
 }
 
+BEGIN {
+	while (mode == "cut" && (getline l <map) > 0)
+		out[substr(l, index(l, "\t") + 1)] = substr(l, 1, index(l, "\t") - 1)
+}
+
 mode == "cut" {
-	line[NR] = $0
+	if (FNR == 1) {
+		if (NR > 1)
+			excerpt()
+		cur = FILENAME
+	}
+	line[FNR] = $0
+	nl = FNR
 	next
 }
 
@@ -74,22 +87,32 @@ mode == "paste" {
 }
 
 END {
-	if (mode == "cut")
-		cut()
-	else
+	if (mode != "cut")
 		paste()
+	else if (NR > 0)
+		excerpt()
 }
 
-function cut(    i, j, k, h, nf, first, last, fname, hdr, infn, s, cb, w,
+# excerpt(): the excerpt of the file just read (cur), if it can be.
+function excerpt(    dest) {
+	dest = dir "/" out[cur]
+	if (cut(dest))
+		close(dest)
+	split("", line)
+	split("", want)
+}
+
+# cut(dest): write the excerpt of line[1..nl] to dest; 0 when it cannot.
+function cut(dest,     i, j, k, h, nf, first, last, fname, hdr, infn, s, cb, w,
 		 sel, nu, ufirst, ulast, p1, p2, keep, n, order, t) {
 	nf = 0
-	for (i = 1; i <= NR; i++) {
+	for (i = 1; i <= nl; i++) {
 		if (line[i] !~ /^[{][ \t]*$/)
 			continue
-		for (j = i + 1; j <= NR && line[j] !~ /^[}]/; j++)
+		for (j = i + 1; j <= nl && line[j] !~ /^[}]/; j++)
 			;
-		if (j > NR)
-			exit 1
+		if (j > nl)
+			return 0
 		for (k = i - 1; k >= 1 && !boundary(line[k]); k--)
 			;
 		h = k + 1
@@ -110,7 +133,7 @@ function cut(    i, j, k, h, nf, first, last, fname, hdr, infn, s, cb, w,
 	}
 	# The callbacks the step follows, and (follow=1) what they use.
 	if (fields != "") {
-		for (i = 1; i <= NR; i++) {
+		for (i = 1; i <= nl; i++) {
 			if (line[i] !~ fields)
 				continue
 			s = line[i]
@@ -139,16 +162,17 @@ function cut(    i, j, k, h, nf, first, last, fname, hdr, infn, s, cb, w,
 			}
 	}
 	# Every function definition the step needs; the rest is blanked.
-	for (i = 1; i <= NR; i++)
+	for (i = 1; i <= nl; i++)
 		if ((i in infn) && !(infn[i] in sel) &&
 		    (line[i] ~ re || named(line[i])))
 			sel[infn[i]] = 1
-	for (i = 1; i <= NR; i++) {
+	for (i = 1; i <= nl; i++) {
 		if ((i in infn) && !(infn[i] in sel))
-			print (i == last[infn[i]]) ? ";" : ""
+			print ((i == last[infn[i]]) ? ";" : "") >dest
 		else
-			print line[i]
+			print line[i] >dest
 	}
+	return 1
 }
 
 function isfn(w, fname, nf,    k) {
