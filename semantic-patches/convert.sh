@@ -713,11 +713,11 @@ while read -r gen cocci tokens past whole; do
 		rel=${n#*"$tab"} n=${n%%"$tab"*}
 		if [ ! -e "$tmp/excerpts/$n" ]; then
 			cat "$tmp/step/$n" >"$tmp/work/$rel"
-		elif cmp -s "$tmp/excerpts/$n" "$tmp/step/$n"; then
+		elif diff -U0 "$tmp/excerpts/$n" "$tmp/step/$n" \
+			>"$tmp/step.diff"; then
 			: # spatch left the excerpt as it was
-		elif { diff -U0 "$tmp/excerpts/$n" "$tmp/step/$n" || :; } |
-			awk -v mode=paste -f "$sp/excerpt.awk" "$tmp/work/$rel" \
-				"$tmp/excerpts/$n" - >"$tmp/pasted"; then
+		elif awk -v mode=paste -f "$sp/excerpt.awk" "$tmp/work/$rel" \
+			"$tmp/excerpts/$n" "$tmp/step.diff" >"$tmp/pasted"; then
 			cat "$tmp/pasted" >"$tmp/work/$rel"
 		else
 			printf '%s\t%s\n' "$n" "$rel" >>"$tmp/redo"

@@ -17,8 +17,8 @@
 #     code outside function definitions stays.  No DIR/NAME (the excerpt
 #     unusable) when FILE's function bodies are not braced in column 0
 #     as in the kernel.
-#   diff -U0 EXCERPT CONVERTED |
-#     awk -v mode=paste -f excerpt.awk FILE EXCERPT - >NEW
+#   diff -U0 EXCERPT CONVERTED >DIFF
+#   awk -v mode=paste -f excerpt.awk FILE EXCERPT DIFF >NEW
 #     FILE with the changes spatch made to EXCERPT.  Exit 1 when a change
 #     touches a line of a blanked function, or adds lines inside one.
 function boundary(s) {
