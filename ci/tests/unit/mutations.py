@@ -3,9 +3,11 @@
 
 Each is one change to one reader or writer of a text format (a changed
 field, a dropped line, a lost row), applied to a copy of the repository's
-ci/ folder; the unit tests that cover that code then run on the copy and
-must fail. A mutation whose text is no longer in its file fails too: it
-must follow the code it mutates.
+ci/ folder (the rest of the tree linked); the unit tests that cover that
+code then run on the copy and must fail. Each module a mutation names
+must first pass on an unmutated copy (a control: a copy the tests cannot
+run in would make every mutation "fail" them). A mutation whose text is
+no longer in its file fails too: it must follow the code it mutates.
 """
 import os
 import shutil
@@ -61,14 +63,41 @@ MUTATIONS = [
 ]
 
 
+def copy_of_top(tmp):
+    """TMP made a copy of the repository to mutate: ci/ copied, everything
+    else (the tests read compat/probes, kernel-patches/...; the recorded
+    data) linked, read and never written."""
+    shutil.copytree(os.path.join(TOP, "ci"), os.path.join(tmp, "ci"),
+                    ignore=shutil.ignore_patterns("__pycache__", "data"))
+    os.symlink(os.path.join(TOP, "ci", "tests", "data"),
+               os.path.join(tmp, "ci", "tests", "data"))
+    for name in os.listdir(TOP):
+        if name not in ("ci", ".git"):
+            os.symlink(os.path.join(TOP, name), os.path.join(tmp, name))
+
+
+def run_module(tmp, module):
+    return subprocess.run(
+        [sys.executable, os.path.join(tmp, "ci/tests/unit/unit.py"),
+         "--only", module], capture_output=True, text=True, timeout=120)
+
+
+def control(module):
+    """(ok, detail): ok when MODULE's tests pass on an unmutated copy (else
+    a mutation would "fail" them for another reason than itself)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy_of_top(tmp)
+        run = run_module(tmp, module)
+        if run.returncode != 0:
+            return False, (f"{module} fails on an unmutated copy:\n"
+                           f"{run.stdout[-2000:]}")
+        return True, ""
+
+
 def check(what, path, text, replacement, module):
     """(ok, detail): ok when the mutation made MODULE's tests fail."""
     with tempfile.TemporaryDirectory() as tmp:
-        # The recorded data is read, never written: linked, not copied.
-        shutil.copytree(os.path.join(TOP, "ci"), os.path.join(tmp, "ci"),
-                        ignore=shutil.ignore_patterns("__pycache__", "data"))
-        os.symlink(os.path.join(TOP, "ci", "tests", "data"),
-                   os.path.join(tmp, "ci", "tests", "data"))
+        copy_of_top(tmp)
         target = os.path.join(tmp, path)
         with open(target) as f:
             code = f.read()
@@ -76,19 +105,22 @@ def check(what, path, text, replacement, module):
             return False, f"{path}: the text to mutate is not there once"
         with open(target, "w") as f:
             f.write(code.replace(text, replacement))
-        run = subprocess.run(
-            [sys.executable, os.path.join(tmp, "ci/tests/unit/unit.py"),
-             "--only", module], capture_output=True, text=True, timeout=120)
+        run = run_module(tmp, module)
         if run.returncode == 0:
             return False, f"{module} still passes:\n{run.stdout[-2000:]}"
         return True, ""
 
 
 def check_all():
-    """(name, ok, detail) of every mutation, in MUTATIONS order; one
-    mutation at a time per CPU."""
+    """(name, ok, detail) of the control of each module the mutations
+    name, then of every mutation, in MUTATIONS order; one run at a time
+    per CPU."""
+    modules = list(dict.fromkeys(m[4] for m in MUTATIONS))
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        controls = pool.map(control, modules)
         verdicts = pool.map(lambda m: check(*m), MUTATIONS)
+        for module, (ok, detail) in zip(modules, controls):
+            yield f"{module} passes on an unmutated copy", ok, detail
         for (what, path, _, _, module), (ok, detail) in zip(MUTATIONS,
                                                             verdicts):
             yield f"{what} ({path}) fails {module}", ok, detail
