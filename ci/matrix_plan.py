@@ -2,7 +2,8 @@
 """The matrix as one plan (standard library only): the kernels of
 ci/kernels/kernels.list and their env files, the suite files, and the plan of a
 run made from them. This is the one place that parses a suite file, a
-kernel's env file and compat's mncompat_config.h; the shell scripts of
+kernel's env file, ci/kernels/lacks.list (read_lacks) and compat's
+mncompat_config.h; the shell scripts of
 ci/ ask it (the commands at the end) and do the leaf actions (prepare a
 kernel, build a module, boot a guest).
 
@@ -134,6 +135,27 @@ def list_words(path):
     return words
 
 
+def read_lacks(path=LACKS_LIST):
+    """ci/kernels/lacks.list, the features a user row may say it lacks
+    (lacks=FEATURE,...) and the tests that then are expected to skip:
+    {FEATURE: [TEST_GLOB, ...]} in file order. The one reader of that
+    file. Its format: a line "FEATURE TEST_GLOB" (two words, the glob as
+    in ci/report/expectations; a feature may have several lines), lines
+    starting with "#" and blank lines ignored; any other line is a
+    ModelError naming it."""
+    features = {}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            words = line.split()
+            if not words or words[0].startswith("#"):
+                continue
+            if len(words) != 2:
+                raise ModelError(f"{path}:{n}: want 'FEATURE TEST_GLOB', "
+                                 f"not '{line.strip()}'")
+            features.setdefault(words[0], []).append(words[1])
+    return features
+
+
 class KernelRow:
     """One row of ci/kernels/kernels.list: name, kind, series (or build tree),
     and the kind's other fields."""
@@ -206,7 +228,7 @@ class KernelRow:
         """The ci/kernels/lacks.list features a user row says it lacks."""
         field = self.options().get("lacks", "-")
         features = [f for f in field.split(",") if f and f != "-"]
-        known = sorted({w[0] for w in list_words(lacks_list)})
+        known = sorted(read_lacks(lacks_list))
         for f in features:
             if f not in known:
                 raise ModelError(f"{self.name}: lacks={f}: not a feature of "

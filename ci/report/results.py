@@ -78,15 +78,14 @@ def kernel_env(results_dir, kernel):
                                              "kernel.env"))
 
 
-def lacks_rules(results_dir, kernels):
+def lacks_rules(results_dir, kernels, lacks_list=matrix_plan.LACKS_LIST):
     """Rules "KERNEL TEST_GLOB skip" for the features each kernel lacks
-    (its row's lacks=..., ci/kernels/lacks.list): they come before the others."""
-    globs = {}
-    with open(matrix_plan.LACKS_LIST) as f:
-        for line in f:
-            words = line.split("#", 1)[0].split()
-            if len(words) == 2:
-                globs.setdefault(words[0], []).append(words[1])
+    (its row's lacks=..., ci/kernels/lacks.list read by
+    matrix_plan.read_lacks): they come before the others."""
+    try:
+        globs = matrix_plan.read_lacks(lacks_list)
+    except matrix_plan.ModelError as e:
+        sys.exit(f"error: {e}")
     rules = []
     for kernel in kernels:
         for feature in kernel_env(results_dir, kernel).get(

@@ -57,6 +57,17 @@ MUTATIONS = [
     ("env reader keeps the quotes", "ci/matrix_plan.py",
      "env[key] = value.strip(\"'\")", "env[key] = value",
      "test_matrix_plan"),
+    ("lacks.list reader takes a feature for its glob", "ci/matrix_plan.py",
+     "features.setdefault(words[0], []).append(words[1])",
+     "features.setdefault(words[0], []).append(words[0])", "test_formats"),
+    ("lacks.list reader drops the last line", "ci/matrix_plan.py",
+     "        for n, line in enumerate(f, 1):\n            words = line.split()\n"
+     "            if not words or words[0].startswith(\"#\"):\n                continue\n"
+     "            if len(words) != 2:",
+     "        for n, line in enumerate(list(f)[:-1], 1):\n"
+     "            words = line.split()\n"
+     "            if not words or words[0].startswith(\"#\"):\n                continue\n"
+     "            if len(words) != 2:", "test_formats"),
     ("suite reader forgets a directive", "ci/matrix_plan.py",
      '"wrapper", "timeout", "needs",', '"wrapper", "needs",',
      "test_matrix_plan"),

@@ -4,10 +4,11 @@
 
 The unit tier (`make unit`, the first part of `make test`): no kernel, no
 guest, seconds. It runs the matrix plan's tests (ci/tests/test_matrix_plan.py),
-the KTAP/console parser on recorded boots (test_parse_run.py), every
-report writer on recorded runs (test_reports.py) and the shell leaf
-steps' refusals (test_leaf_steps.py), then proves that the tests can
-fail: each mutation of ci/tests/unit/mutations.py (a changed field or a
+the one reader of each of ci/'s text formats (test_formats.py), the
+KTAP/console parser on recorded boots (test_parse_run.py), every report
+writer on recorded runs (test_reports.py) and the shell leaf steps'
+refusals (test_leaf_steps.py), then proves that the tests can fail:
+each mutation of ci/tests/unit/mutations.py (a changed field or a
 dropped line in one reader or writer), applied to a copy of the
 repository, must make a test fail. One "ok N - NAME" or "not ok N - NAME"
 line per test, then "unit: N passed, M failed"; exit 1 when one failed.
@@ -23,8 +24,8 @@ UNIT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, UNIT)
 sys.path.insert(0, os.path.dirname(UNIT))  # ci/tests: test_matrix_plan
 
-MODULES = ["test_matrix_plan", "test_parse_run", "test_reports",
-           "test_leaf_steps"]
+MODULES = ["test_matrix_plan", "test_formats", "test_parse_run",
+           "test_reports", "test_leaf_steps"]
 
 
 def run_tests(modules, counter):
