@@ -249,8 +249,8 @@ class KernelRow:
                         return m.group(1)
             raise ModelError(f"kernel-patches/{patches}/series has no "
                              "'# generation: X.Y' line")
-        m = re.match(r"^([0-9]+\.[0-9]+)", release)
-        return m.group(1) if m else ""
+        v = kernel_version(release)
+        return f"{v[0]}.{v[1]}" if v else ""
 
 
 def kernel_rows(path):
@@ -335,11 +335,20 @@ class Kernel:
         return props
 
 
-def release_number(release):
-    """X.Y.Z... as a number that compares as releases do."""
-    parts = [int(p) for p in re.split(r"[^0-9]+", release) if p][:3]
-    parts += [0] * (3 - len(parts))
-    return (parts[0] * 1000 + parts[1]) * 1000 + parts[2]
+VERSION = re.compile(r"^([0-9]+)(?:\.([0-9]+))?(?:\.([0-9]+))?")
+
+
+def kernel_version(text):
+    """The kernel version TEXT starts with, as a tuple that compares as
+    kernel versions do, or None when TEXT does not start with a number.
+    The one reader of a kernel version in ci/: a needs line's
+    release>=X.Y, a kernel's KERNEL_RELEASE (uname -r) and
+    KERNEL_GENERATION (the reports' kernel order), a skip's "no API
+    (X.Y+)". The form: X[.Y[.Z]] at the start of TEXT, a missing part 0,
+    whatever follows ignored: '6.12.118+deb12-amd64' -> (6, 12, 118),
+    '4.12' -> (4, 12, 0), '6.1.0-57-amd64' -> (6, 1, 0)."""
+    m = VERSION.match(text)
+    return tuple(int(p or 0) for p in m.groups()) if m else None
 
 
 class Suite:
@@ -445,15 +454,15 @@ class Suite:
         if known is None:
             known = known_words()
         have = set(props)
-        release = next((p[len("release="):] for p in props
-                        if p.startswith("release=")), "")
+        release = kernel_version(next((p[len("release="):] for p in props
+                                       if p.startswith("release=")), ""))
 
         def atom(a):
             neg = a.startswith("!")
             a = a[1:] if neg else a
             if a.startswith("release>="):
-                r = release_number(release) >= \
-                    release_number(a[len("release>="):])
+                r = release is not None and \
+                    release >= kernel_version(a[len("release>="):])
             else:
                 r = a in have
             return r != neg

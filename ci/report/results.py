@@ -98,42 +98,36 @@ def lacks_rules(results_dir, kernels, lacks_list=matrix_plan.LACKS_LIST):
 # A guest test that skips because the kernel predates an API says so as
 # "no API (X.Y+)" (mirror.swap_out: "no MADV_PAGEOUT (5.4+) in this
 # kernel"): on a kernel older than X.Y that skip is what is expected.
-API_SKIP = re.compile(r"\bno (\S+) \((\d+)\.(\d+)\+\)")
-RELEASE = re.compile(r"^(\d+)\.(\d+)")
+API_SKIP = re.compile(r"\bno (\S+) \(([0-9]+\.[0-9]+)\+\)")
 
 
 def release_of(results_dir, kernel):
-    """(major, minor) of the kernel's release (KERNEL_RELEASE, read from
-    its build tree), or None."""
-    m = RELEASE.match(kernel_env(results_dir, kernel).get("KERNEL_RELEASE",
-                                                          ""))
-    return (int(m.group(1)), int(m.group(2))) if m else None
+    """The kernel's release (KERNEL_RELEASE, read from its build tree) as
+    matrix_plan.kernel_version reads it, or None."""
+    return matrix_plan.kernel_version(kernel_env(results_dir, kernel).get(
+        "KERNEL_RELEASE", ""))
 
 
 def predates_api(release, detail):
-    """Does a skip with this detail name an API newer than release?"""
+    """Does a skip with this detail name an API newer than release (a
+    matrix_plan.kernel_version)?"""
     m = API_SKIP.search(detail)
     return bool(m and release and
-                release < (int(m.group(2)), int(m.group(3))))
-
-
-def version_key(text):
-    """'6.12' -> (6, 12); what is no version sorts after every version."""
-    try:
-        return tuple(int(p) for p in text.split("."))
-    except ValueError:
-        return (float("inf"),)
+                release < matrix_plan.kernel_version(m.group(2)))
 
 
 def kernels_by_generation(results_dir, kernels):
     """KERNELS in the order of the generation each stands for (its env's
     KERNEL_GENERATION: a re-created kernel's is its series', any other's
-    its release's; ci/kernels/prepare-kernel.sh), the user's rows last, then by
-    name: pre411 -> pre413 -> fix413 -> oomreap -> oomfix -> 6.1 -> 6.12."""
+    its release's; ci/kernels/prepare-kernel.sh), compared as
+    matrix_plan.kernel_version reads them (one without a generation
+    after those with one), the user's rows last, then by name: pre411 ->
+    pre413 -> fix413 -> oomreap -> oomfix -> 6.1 -> 6.12."""
     def key(kernel):
         env = kernel_env(results_dir, kernel)
-        return (env.get("KERNEL_KIND") == "user",
-                version_key(env.get("KERNEL_GENERATION", "")), kernel)
+        gen = matrix_plan.kernel_version(env.get("KERNEL_GENERATION", ""))
+        return (env.get("KERNEL_KIND") == "user", gen is None, gen or (),
+                kernel)
     return sorted(kernels, key=key)
 
 

@@ -31,21 +31,12 @@ def label(result, want):
 
 
 def generation_order(results_dir, kernels):
-    """KERNELS as the reports order them: by the KERNEL_GENERATION of each
-    kernel's kernel.env (X.Y), the user's rows last, then by name."""
-    def key(kernel):
-        env = {}
-        path = os.path.join(results_dir, kernel, "kernel.env")
-        if os.path.isfile(path):
-            with open(path) as f:
-                for line in f:
-                    name, _, value = line.strip().partition("=")
-                    env[name] = value.strip("'")
-        gen = env.get("KERNEL_GENERATION", "")
-        nums = [int(x) for x in gen.split(".")] \
-            if gen.replace(".", "").isdigit() else [10 ** 9]
-        return (env.get("KERNEL_KIND") == "user", nums, kernel)
-    return sorted(kernels, key=key)
+    """KERNELS as the reports order them. Not re-derived here: the order
+    is results.kernels_by_generation over matrix_plan.kernel_version, the
+    one reader of kernel versions, and ci/tests/unit/test_formats.py holds
+    its expected orders literally; a check here verifies that a writer
+    used it."""
+    return results.kernels_by_generation(results_dir, kernels)
 
 
 def first_seen(values):

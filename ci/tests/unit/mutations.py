@@ -68,6 +68,16 @@ MUTATIONS = [
      "            words = line.split()\n"
      "            if not words or words[0].startswith(\"#\"):\n                continue\n"
      "            if len(words) != 2:", "test_formats"),
+    ("version reader drops the sublevel", "ci/matrix_plan.py",
+     "tuple(int(p or 0) for p in m.groups())",
+     "tuple(int(p or 0) for p in m.groups()[:2])", "test_formats"),
+    ("version reader compares versions as text", "ci/matrix_plan.py",
+     "tuple(int(p or 0) for p in m.groups())",
+     "tuple(p or \"0\" for p in m.groups())", "test_formats"),
+    ("kernel order puts a kernel without a generation first",
+     "ci/report/results.py",
+     'return (env.get("KERNEL_KIND") == "user", gen is None, gen or (),',
+     'return (env.get("KERNEL_KIND") == "user", gen or (),', "test_formats"),
     ("suite reader forgets a directive", "ci/matrix_plan.py",
      '"wrapper", "timeout", "needs",', '"wrapper", "needs",',
      "test_matrix_plan"),

@@ -74,3 +74,62 @@ class LacksList(Scratch):
             results.lacks_rules(os.path.join(self.dir, "results"),
                                 ["u", "w"], path),
             [("u", "*/*fly*", "skip"), ("u", "*/*flap", "skip")])
+
+
+class KernelVersions(Scratch):
+    """Kernel versions and their order: matrix_plan.kernel_version, used
+    by a needs line's release>=, the reports' kernel order and a skip
+    for an API the kernel predates."""
+
+    def test_read(self):
+        for text, want in (("6.12.118+deb12-amd64", (6, 12, 118)),
+                           ("6.1.0-57-amd64", (6, 1, 0)), ("4.12", (4, 12, 0)),
+                           ("5", (5, 0, 0)), ("4.9.337", (4, 9, 337)),
+                           ("", None), ("rhel8", None)):
+            with self.subTest(text=text):
+                self.assertEqual(mp.kernel_version(text), want)
+
+    def test_release_needs(self):
+        suite = mp.Suite(self.file("s.suite", "needs release>=4.10\n"))
+        for release, met in (("4.9.337", False), ("4.10", True),
+                             ("4.10.0-1-amd64", True), ("4.2", False),
+                             ("6.1.0-57-amd64", True), ("", False)):
+            with self.subTest(release=release):
+                self.assertEqual(suite.unmet_needs([f"release={release}"],
+                                                   known=set()) == [], met)
+
+    def env(self, kernel, kind, generation, release=""):
+        self.file(f"results/{kernel}/kernel.env",
+                  f"KERNEL_NAME={kernel}\nKERNEL_KIND={kind}\n"
+                  f"KERNEL_GENERATION={generation}\n"
+                  f"KERNEL_RELEASE={release}\n")
+
+    def test_the_reports_kernel_order(self):
+        for kernel, kind, gen in (("deb-6.12", "deb", "6.12"),
+                                  ("mine", "user", "4.9"),
+                                  ("nogen", "src", ""),
+                                  ("pre410", "src", "4.10"),
+                                  ("deb-6.1", "deb", "6.1"),
+                                  ("b-4.9", "src", "4.9"),
+                                  ("a-4.9", "src", "4.9")):
+            self.env(kernel, kind, gen)
+        res = os.path.join(self.dir, "results")
+        self.assertEqual(
+            results.kernels_by_generation(res, ["deb-6.12", "mine", "nogen",
+                                                "pre410", "deb-6.1", "b-4.9",
+                                                "a-4.9"]),
+            ["a-4.9", "b-4.9", "pre410", "deb-6.1", "deb-6.12", "nogen",
+             "mine"])
+
+    def test_a_skip_for_an_api_the_kernel_predates(self):
+        self.env("old", "user", "4.12", "4.12.4")
+        self.env("new", "deb", "6.12", "6.12.0-1-amd64")
+        self.env("same", "deb", "5.4", "5.4.0")
+        res = os.path.join(self.dir, "results")
+        why = "madvise(MADV_PAGEOUT): EINVAL: no MADV_PAGEOUT (5.4+) here"
+        self.assertEqual([results.predates_api(results.release_of(res, k),
+                                               why)
+                          for k in ("old", "new", "same")],
+                         [True, False, False])
+        self.assertFalse(results.predates_api(results.release_of(res, "old"),
+                                              "no such thing"))
