@@ -73,17 +73,20 @@ while [ "$i" -lt "$loaders" ]; do
 	i=$((i + 1))
 done
 
-# class_of DIR: the class and why of one booted suite run.
+# class_of DIR: the class and why of one booted suite run (its rows read
+# by results.tsv's one reader, ci/report/results.py); fails when it has
+# no results.tsv.
 class_of() {
-	python3 - "$1" <<'EOF'
+	"$MNCOMPAT_PYTHON" - "$MNCOMPAT_TOP/ci/report" "$1" <<'EOF'
 import os
 import sys
-d = sys.argv[1]
-rows = [line.rstrip("\n").split("\t")
-        for line in open(os.path.join(d, "results.tsv"))]
-retry = ""
-if os.path.exists(os.path.join(d, "retry")):
-    retry = open(os.path.join(d, "retry")).read().strip()
+sys.path.insert(0, sys.argv[1])
+import results  # noqa: E402
+d = sys.argv[2]
+if not os.path.exists(os.path.join(d, "results.tsv")):
+    sys.exit(1)
+rows = results.suite_rows(d)
+retry = results.read_text(os.path.join(d, "retry")).strip()
 splat = [r for r in rows if r[2].endswith("/console") and r[3] == "splat"]
 bad = [r for r in rows if r[3] not in ("pass", "skip")
        and not r[2].endswith("/console")]

@@ -15,8 +15,9 @@ else the boot's), test-seconds (its own guest time) and boot-seconds (that
 plus an equal share of the rest of the boot), and retry when the boot's
 first guest died before its first step (ci/run/boot.sh booted it once more).
 
-A results.tsv row is: kernel, suite, test, result, detail. Results are
-pass, fail, skip, timeout and splat. Besides the plan's steps (and the
+A results.tsv row is: kernel, suite, test, result, detail (the format and
+its one reader and writer: ci/report/results.py). Results are pass, fail,
+skip, timeout and splat. Besides the plan's steps (and the
 KTAP subtests they print), every suite has a "boot" row (did the guest
 reach the end of the suite's plan) and a "console" row (did the kernel log
 stay free of splats).

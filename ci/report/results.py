@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The results of one matrix run, judged: the one place that reads
-results.tsv files and ci/report/expectations (ci/report/report.py and its writers use it).
+"""The results of one matrix run, judged: the one place that reads and
+writes results.tsv files (the format: above suite_rows) and reads
+ci/report/expectations (ci/report/report.py and its writers use it).
 
 EXPECTATIONS has lines "KERNEL_GLOB TEST_GLOB RESULT [why]"; the first line
 that matches a (kernel, test) gives the expected result, else "pass".
@@ -139,14 +140,32 @@ def expected(rules, kernel, test):
     return "pass"
 
 
+# results.tsv, one per suite run (RESULTS_DIR/KERNEL/SUITE/results.tsv),
+# holds a line per row, five fields split by TABs:
+#     KERNEL  SUITE  SUITE/TEST  RESULT  DETAIL
+# RESULT is one of RESULTS; DETAIL is free text without a TAB or a line
+# break (write_rows makes each a blank). write_rows is its one writer
+# (ci/report/parse_run.py; ci/run/stage-suite.sh and ci/run/boot-group.sh
+# through "fail-rows"), suite_rows its one reader (load_rows, the
+# reports, the suite lines, ci/bench/boot-flake.sh, ci/tests/tsv_truth.py).
+# A line of another shape is an error naming it, never a row lost.
+RESULTS = ("pass", "fail", "skip", "timeout", "splat")
+# What a TAB and str.splitlines() take for the end of a field or line.
+SEPARATORS = re.compile(r"[\t\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+
+
 def suite_rows(suite_dir):
     """(kernel, suite, test, result, detail) of one suite folder's
-    results.tsv, in its order."""
+    results.tsv, in its order; none when it has no results.tsv."""
+    path = os.path.join(suite_dir, "results.tsv")
     rows = []
-    for line in read_text(os.path.join(suite_dir, "results.tsv")).splitlines():
-        fields = line.split("\t")
-        if len(fields) == 5:
-            rows.append(tuple(fields))
+    for n, line in enumerate(read_text(path).splitlines(), 1):
+        fields = tuple(line.split("\t"))
+        if len(fields) != 5 or fields[3] not in RESULTS:
+            sys.exit(f"error: {path}:{n}: not a results.tsv row (KERNEL "
+                     f"SUITE SUITE/TEST {'|'.join(RESULTS)} DETAIL, "
+                     f"TAB-separated): {line!r}")
+        rows.append(fields)
     return rows
 
 
@@ -319,14 +338,13 @@ def suite_line(suite_dir, bootdir):
 
 
 def write_rows(suite_dir, kernel, suite, rows):
-    """SUITE_DIR/results.tsv holds ROWS, (test, result, detail) each, as
-    "kernel, suite, suite/test, result, detail" lines: the one writer of
-    results.tsv (ci/report/parse_run.py; ci/run/stage-suite.sh and ci/run/boot-group.sh
-    through "fail-rows")."""
+    """SUITE_DIR/results.tsv holds ROWS, (test, result, detail) each: the
+    one writer of results.tsv (its format above suite_rows), written
+    whole. A TAB or line break of a detail becomes a blank."""
     os.makedirs(suite_dir, exist_ok=True)
     lines = []
     for test, result, detail in rows:
-        detail = detail.replace("\t", " ").replace("\n", " ")
+        detail = SEPARATORS.sub(" ", detail)
         lines.append(f"{kernel}\t{suite}\t{suite}/{test}\t{result}\t{detail}\n")
     write_atomic(os.path.join(suite_dir, "results.tsv"), "".join(lines))
 

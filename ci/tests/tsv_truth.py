@@ -3,6 +3,10 @@
 
 The checks in ci/tests/ compare each report file with these rows: one place
 for "what the results are", kept apart from the writers (ci/report/report_*.py).
+It reads results.tsv through the format's one reader (results.load_rows)
+on purpose: what it checks is the writers, and the reader has tests of
+its own with literal rows (ci/tests/unit/test_formats.py). What it does
+re-derive, independently of the writers, is each cell's label.
 """
 import os
 import sys

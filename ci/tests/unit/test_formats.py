@@ -133,3 +133,50 @@ class KernelVersions(Scratch):
                          [True, False, False])
         self.assertFalse(results.predates_api(results.release_of(res, "old"),
                                               "no such thing"))
+
+
+class ResultsTsv(Scratch):
+    """results.tsv: results.write_rows writes it, results.suite_rows
+    reads it (ci/report/results.py)."""
+
+    def test_read(self):
+        sdir = os.path.dirname(self.file(
+            "k/s/results.tsv", "k\ts\ts/a\tpass\t\nk\ts\ts/b\tskip\tno numa\n"
+            "k\ts\ts/console\tsplat\tBUG: x\n"))
+        self.assertEqual(results.suite_rows(sdir),
+                         [("k", "s", "s/a", "pass", ""),
+                          ("k", "s", "s/b", "skip", "no numa"),
+                          ("k", "s", "s/console", "splat", "BUG: x")])
+        self.assertEqual(results.suite_rows(os.path.join(self.dir, "none")),
+                         [])
+
+    def test_a_line_of_other_shape_is_an_error(self):
+        for bad in ("k\ts\ts/b\tpass", "k\ts\ts/b\tpass\tx\ty",
+                    "k\ts\ts/b\tmaybe\tx"):
+            with self.subTest(line=bad):
+                sdir = os.path.dirname(self.file(
+                    "k/s/results.tsv", f"k\ts\ts/a\tpass\t\n{bad}\n"))
+                with self.assertRaises(SystemExit) as e:
+                    results.suite_rows(sdir)
+                self.assertIn("results.tsv:2: not a results.tsv row",
+                              str(e.exception))
+
+    def test_written_rows_read_back(self):
+        sdir = os.path.join(self.dir, "k", "s")
+        results.write_rows(sdir, "k", "s", [
+            ("a", "fail", "cc: error:\tx\r\ny\x0cz\u2028w"),
+            ("b", "timeout", ""), ("boot", "pass", "ok")])
+        self.assertEqual(results.suite_rows(sdir),
+                         [("k", "s", "s/a", "fail", "cc: error: x  y z w"),
+                          ("k", "s", "s/b", "timeout", ""),
+                          ("k", "s", "s/boot", "pass", "ok")])
+
+    def test_every_row_of_a_run(self):
+        for kernel, suite, text in (("k1", "s", "k1\ts\ts/a\tpass\t\n"),
+                                    ("k1", "t", "k1\tt\tt/b\tfail\tno\n"),
+                                    ("k0", "s", "k0\ts\ts/a\tskip\tx\n")):
+            self.file(f"res/{kernel}/{suite}/results.tsv", text)
+        self.assertEqual(results.load_rows(os.path.join(self.dir, "res")),
+                         [("k0", "s", "s/a", "skip", "x"),
+                          ("k1", "s", "s/a", "pass", ""),
+                          ("k1", "t", "t/b", "fail", "no")])
