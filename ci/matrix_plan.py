@@ -2,8 +2,9 @@
 """The matrix as one plan (standard library only): the kernels of
 ci/kernels/kernels.list and their env files, the suite files, and the plan of a
 run made from them. This is the one place that parses a suite file, a
-kernel's env file, ci/kernels/lacks.list (read_lacks) and compat's
-mncompat_config.h; the shell scripts of
+kernel's env file, ci/kernels/lacks.list (read_lacks), a kernel-patches
+series file (PatchSeries), a kernel version (kernel_version) and
+compat's mncompat_config.h; the shell scripts of
 ci/ ask it (the commands at the end) and do the leaf actions (prepare a
 kernel, build a module, boot a guest).
 
@@ -156,6 +157,64 @@ def read_lacks(path=LACKS_LIST):
     return features
 
 
+KERNEL_PATCHES = os.path.join(TOP, "kernel-patches")
+
+
+class PatchSeries:
+    """kernel-patches/NAME/series, read and checked once: the one reader
+    of that format (ci/kernels/build-src-kernel.sh and
+    kernel-patches/check-series.sh ask it through the "patches" command).
+    The format is quilt's series file, restricted: a patch file's name a
+    line, in the order they apply (patch -p1, each on the tree the ones
+    before it made; the files sit in NAME/, a shared one as a symlink),
+    blank lines and lines starting with "#" left out, and one comment line
+    "# generation: X.Y" naming the kernel generation the series
+    re-creates (the reports order kernels by it: KernelRow.generation).
+    A line of more than one word (quilt's -pN options), a name with a
+    "/", a patch that is not there, no patch or no generation line is a
+    ModelError."""
+
+    def __init__(self, name, top=KERNEL_PATCHES):
+        self.name = name
+        self.dir = os.path.join(top, name)
+        path = os.path.join(self.dir, "series")
+        self.generation = None
+        self.patches = []       # paths, in order
+        try:
+            with open(path) as f:
+                lines = f.read().splitlines()
+        except OSError as e:
+            raise ModelError(f"no patch series kernel-patches/{name}/series "
+                             f"({e.strerror})")
+        for n, line in enumerate(lines, 1):
+            where = f"kernel-patches/{name}/series:{n}"
+            m = re.match(r"^#\s*generation:\s*([0-9]+\.[0-9]+)\b", line)
+            if m:
+                self.generation = m.group(1)
+            words = line.split()
+            if not words or words[0].startswith("#"):
+                continue
+            if len(words) != 1 or "/" in words[0]:
+                raise ModelError(f"{where}: want one patch file name, not "
+                                 f"'{line.strip()}'")
+            patch = os.path.join(self.dir, words[0])
+            if not os.path.isfile(patch):
+                raise ModelError(f"{where}: names {words[0]}, which is "
+                                 "missing")
+            self.patches.append(patch)
+        if not self.patches:
+            raise ModelError(f"kernel-patches/{name}/series names no patch")
+        if self.generation is None:
+            raise ModelError(f"kernel-patches/{name}/series has no "
+                             "'# generation: X.Y' line")
+
+
+def series_names(top=KERNEL_PATCHES):
+    """The series of kernel-patches/: its folders with a series file."""
+    return sorted(s for s in os.listdir(top)
+                  if os.path.exists(os.path.join(top, s, "series")))
+
+
 class KernelRow:
     """One row of ci/kernels/kernels.list: name, kind, series (or build tree),
     and the kind's other fields."""
@@ -241,14 +300,7 @@ class KernelRow:
         release's X.Y."""
         patches = self.patches()
         if patches != "-":
-            series = os.path.join(TOP, "kernel-patches", patches, "series")
-            with open(series) as f:
-                for line in f:
-                    m = re.match(r"^# generation: ([0-9.]+)", line)
-                    if m:
-                        return m.group(1)
-            raise ModelError(f"kernel-patches/{patches}/series has no "
-                             "'# generation: X.Y' line")
+            return PatchSeries(patches).generation
         v = kernel_version(release)
         return f"{v[0]}.{v[1]}" if v else ""
 
@@ -273,10 +325,7 @@ def known_words():
     for p in os.listdir(os.path.join(TOP, "compat", "probes")):
         if p.endswith(".c"):
             words.add(p[:-2])
-    patches = os.path.join(TOP, "kernel-patches")
-    for s in os.listdir(patches):
-        if os.path.exists(os.path.join(patches, s, "series")):
-            words.add(f"recreated={s}")
+    words.update(f"recreated={s}" for s in series_names())
     words.update(["recreated", "kmemleak"] + [f"kind={k}" for k in KINDS])
     words.update(behaviours.words())
     return words
@@ -789,6 +838,16 @@ def cmd_mode(args):
                          + ", ".join(MODES[:-1]) + " or " + MODES[-1])
 
 
+def cmd_patches(args):
+    """patches NAME: the patch files of kernel-patches/NAME/series, a path
+    a line in the order they apply, once the series is checked
+    (PatchSeries); with no NAME, the series there are, a name a line."""
+    if len(args) > 1:
+        raise ModelError("patches [NAME]")
+    lines = PatchSeries(args[0]).patches if args else series_names()
+    print("".join(line + "\n" for line in lines), end="")
+
+
 def cmd_finish_env(args):
     """finish-env KERNELS_LIST NAME ENV_FILE: add the row's fields and the
     kernel's generation to the env file the kind's script wrote."""
@@ -851,7 +910,7 @@ COMMANDS = {
     "config-without": cmd_config_without, "names": cmd_names,
     "check-kernels": cmd_check_kernels, "row": cmd_row,
     "write-env": cmd_write_env, "finish-env": cmd_finish_env,
-    "kernel": cmd_kernel, "mode": cmd_mode,
+    "kernel": cmd_kernel, "mode": cmd_mode, "patches": cmd_patches,
 }
 
 

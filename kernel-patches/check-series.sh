@@ -30,11 +30,18 @@ shift
 }
 here=$(cd "$(dirname "$0")" && pwd)
 
+# A series file is read by ci/matrix_plan.py alone (its format is
+# documented there, PatchSeries): "patches NAME" prints the series' patch
+# files, in order, a path a line, once they are checked; "patches" alone
+# the series there are.
+patches() {
+	"${MNCOMPAT_PYTHON:-python3}" "$here/../ci/matrix_plan.py" patches "$@"
+}
+
 if [ $# -eq 0 ]; then
-	for f in "$here"/*/series; do
-		[ -r "$f" ] || continue
-		set -- "$@" "$(basename "$(dirname "$f")")"
-	done
+	names=$(patches) || exit 2
+	# shellcheck disable=SC2086 # the series' folder names, words
+	set -- $names
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/check-series.XXXXXX")
@@ -47,13 +54,6 @@ result() { # result STATUS NAME [DETAIL]
 	else
 		not_ok "$2${3:+: $3}"
 	fi
-}
-
-# patches SERIES_DIR: the series' patch files, in order, one per line.
-patches() {
-	grep -v -e '^#' -e '^[[:space:]]*$' "$1/series" | while read -r p _; do
-		echo "$1/$p"
-	done
 }
 
 # mktree DIR FILE...: DIR with pristine copies of the files that exist.
@@ -70,17 +70,8 @@ mktree() {
 
 for name in "$@"; do
 	sdir=$here/$name
-	if [ ! -r "$sdir/series" ]; then
-		result 1 "$name: series" "no $sdir/series"
-		continue
-	fi
-	list=$(patches "$sdir")
-	missing=""
-	for p in $list; do
-		[ -r "$p" ] || missing="$missing $(basename "$p")"
-	done
-	if [ -n "$missing" ]; then
-		result 1 "$name: series" "missing:$missing"
+	if ! list=$(patches "$name" 2>"$work/$name.err"); then
+		result 1 "$name: series" "$(sed 's/^error: //' "$work/$name.err")"
 		continue
 	fi
 	# shellcheck disable=SC2086 # one patch path per word, no spaces

@@ -31,16 +31,12 @@ for f in $(echo "$fragments" | tr ',' ' '); do
 		die "$name: no fragment ci/kernels/config/$f.config"
 	frag_files="$frag_files $MNCOMPAT_TOP/ci/kernels/config/$f.config"
 done
+# The series' patch files, in order, a path a line, checked by the one
+# reader of a series file (ci/matrix_plan.py patches, PatchSeries).
 patch_files=""
 if [ "$patches" != - ]; then
-	series_file=$MNCOMPAT_TOP/kernel-patches/$patches/series
-	[ -r "$series_file" ] || die "$name: no patch series $series_file"
-	# shellcheck disable=SC2013 # a patch name a word, as patch -i takes it
-	for p in $(grep -v '^#' "$series_file"); do
-		[ -r "$MNCOMPAT_TOP/kernel-patches/$patches/$p" ] ||
-			die "$name: kernel-patches/$patches/series names $p, which is missing"
-		patch_files="$patch_files $MNCOMPAT_TOP/kernel-patches/$patches/$p"
-	done
+	patch_files=$("$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" patches "$patches") ||
+		die "$name: kernel-patches/$patches/series is not a series ci/matrix_plan.py takes"
 fi
 # shellcheck disable=SC2086 # lists of the kit's own paths
 key=$({ echo "$pkg $version" && cat $frag_files $patch_files; } | sha256sum | cut -c1-12)

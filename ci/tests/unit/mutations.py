@@ -82,6 +82,14 @@ MUTATIONS = [
      "ci/report/results.py",
      'return (env.get("KERNEL_KIND") == "user", gen is None, gen or (),',
      'return (env.get("KERNEL_KIND") == "user", gen or (),', "test_formats"),
+    ("patch series reader takes the whole line for the generation",
+     "ci/matrix_plan.py", "self.generation = m.group(1)",
+     "self.generation = m.group(0)", "test_formats"),
+    ("patch series reader drops the last line", "ci/matrix_plan.py",
+     "        for n, line in enumerate(lines, 1):\n"
+     "            where = f\"kernel-patches/",
+     "        for n, line in enumerate(lines[:-1], 1):\n"
+     "            where = f\"kernel-patches/", "test_formats"),
     ("suite reader forgets a directive", "ci/matrix_plan.py",
      '"wrapper", "timeout", "needs",', '"wrapper", "needs",',
      "test_matrix_plan"),

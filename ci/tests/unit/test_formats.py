@@ -6,9 +6,11 @@ own) and says, literally, what its one reader must make of it: a changed
 field or a dropped line of a reader fails here (ci/tests/unit/mutations.py
 proves it).
 """
+import io
 import os
 import tempfile
 import unittest
+from contextlib import redirect_stdout
 
 from unit_data import report_module
 
@@ -180,3 +182,62 @@ class ResultsTsv(Scratch):
                          [("k0", "s", "s/a", "skip", "x"),
                           ("k1", "s", "s/a", "pass", ""),
                           ("k1", "t", "t/b", "fail", "no")])
+
+
+class KernelPatchSeries(Scratch):
+    """kernel-patches/NAME/series: matrix_plan.PatchSeries (and the
+    "patches" command ci/kernels/build-src-kernel.sh and
+    kernel-patches/check-series.sh read)."""
+
+    def series(self, name, text, patches=("0001-a.patch", "0002-b.patch")):
+        for p in patches:
+            self.file(f"kp/{name}/{p}", "patch\n")
+        self.file(f"kp/{name}/series", text)
+        return mp.PatchSeries(name, os.path.join(self.dir, "kp"))
+
+    def test_read(self):
+        s = self.series("old", "# what it re-creates\n"
+                        "# generation: 4.12 (the report order)\n\n"
+                        "0002-b.patch\n0001-a.patch\n")
+        self.assertEqual(s.generation, "4.12")
+        self.assertEqual(s.patches, [os.path.join(self.dir, "kp", "old", p)
+                                     for p in ("0002-b.patch", "0001-a.patch")])
+
+    def test_refused(self):
+        for text, why in (
+                ("# generation: 4.12\n0001-a.patch -p0\n",
+                 "series:2: want one patch file name"),
+                ("# generation: 4.12\n../x/0001-a.patch\n",
+                 "series:2: want one patch file name"),
+                ("# generation: 4.12\n0001-a.patch\n0003-c.patch\n",
+                 "series:3: names 0003-c.patch, which is missing"),
+                ("0001-a.patch\n", "has no '# generation: X.Y' line"),
+                ("# generation: 4.12\n", "names no patch")):
+            with self.subTest(text=text):
+                with self.assertRaises(mp.ModelError) as e:
+                    self.series("bad", text)
+                self.assertIn(why, str(e.exception))
+        with self.assertRaises(mp.ModelError) as e:
+            mp.PatchSeries("none", os.path.join(self.dir, "kp"))
+        self.assertIn("no patch series kernel-patches/none/series",
+                      str(e.exception))
+
+    def test_the_repository_series(self):
+        found = {n: mp.PatchSeries(n) for n in mp.series_names()}
+        self.assertEqual({n: (s.generation, len(s.patches))
+                          for n, s in found.items()},
+                         {"4.11-4.12": ("4.12", 3), "4.13-fix": ("4.13", 6),
+                          "ent-4.18": ("4.18", 5), "oom-reaper": ("4.13", 1),
+                          "oom-reaper-fix": ("4.14", 2),
+                          "pre-4.11": ("4.10", 3), "pre-5.12": ("5.11", 1)})
+        self.assertEqual(os.path.basename(found["4.13-fix"].patches[-1]),
+                         "0006-mm-mmu_notifier-kill-invalidate_page.patch")
+
+    def test_the_patches_command(self):
+        out = io.StringIO()
+        with redirect_stdout(out):
+            mp.cmd_patches(["pre-5.12"])
+        self.assertEqual(out.getvalue(),
+                         os.path.join(mp.KERNEL_PATCHES, "pre-5.12",
+                                      "0001-mm-mmu_notifier-no-invalidate_"
+                                      "range_end-after-a-fail.patch") + "\n")
