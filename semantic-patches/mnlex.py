@@ -5,6 +5,7 @@ directives), the #if branches that do not balance their braces
 (drop_unbalanced_branches()), and helpers on token lists and on the
 text of an argument list (split_args(), split_text_args(), params_of(),
 ...)."""
+import bisect
 import re
 
 
@@ -97,6 +98,8 @@ def drop_unbalanced_branches(toks, directives):
             c = stack.pop()
             c.append(line)
             chains.append(c)
+    # (the tokens are in line order: each branch's are found by bisection)
+    lines = [t.line for t in toks]
     drop = []
     for c in chains:
         if len(c) < 3:
@@ -104,12 +107,11 @@ def drop_unbalanced_branches(toks, directives):
         bal = []
         for a, b in zip(c, c[1:]):
             n = 0
-            for t in toks:
-                if a < t.line < b:
-                    if t.t == '{':
-                        n += 1
-                    elif t.t == '}':
-                        n -= 1
+            for t in toks[bisect.bisect_right(lines, a):bisect.bisect_left(lines, b)]:
+                if t.t == '{':
+                    n += 1
+                elif t.t == '}':
+                    n -= 1
             bal.append(n)
         # Alternatives that open or close a block (each branch its own
         # function header, say) are read as the first one alone.
