@@ -12,11 +12,18 @@
 // virtual rules it declares itself.)
 virtual patch, context, org, report
 
+// The field, bound once: a constraint in Python on the field's name
+// would run for every field of every table of every file.
+@script:python dying_field@
+f;
+@@
+coccinelle.f = cocci.make_ident(dying.field)
+
 // A field set to NULL or 0 names no callback: it goes, and that is all
 // (an absent field is the same thing on every kernel).
 @drop_null depends on patch@
 identifier ops;
-identifier f : script:python() { dying.is_field(f) };
+identifier dying_field.f;
 @@
 struct mmu_notifier_ops ops = {
 -	.f = NULL,
@@ -24,7 +31,7 @@ struct mmu_notifier_ops ops = {
 
 @drop_zero depends on patch@
 identifier ops;
-identifier f : script:python() { dying.is_field(f) };
+identifier dying_field.f;
 @@
 struct mmu_notifier_ops ops = {
 -	.f = 0,
@@ -35,7 +42,7 @@ struct mmu_notifier_ops ops = {
 @tbl@
 identifier ops;
 identifier fn != NULL;
-identifier f : script:python() { dying.is_field(f) };
+identifier dying_field.f;
 position p, pt;
 @@
 struct mmu_notifier_ops ops@pt = {
@@ -82,7 +89,7 @@ dying.definition(fn, pf)
 @gone@
 identifier ops;
 identifier fn != NULL;
-identifier f : script:python() { dying.is_field(f) };
+identifier dying_field.f;
 position p : script:python() { dying.drops(p) };
 @@
 struct mmu_notifier_ops ops = {
@@ -144,7 +151,8 @@ identifier gone_call.h;
 h(...) { ... }
 
 @drop_field depends on patch@
-identifier gone.ops, gone.f, gone.fn;
+identifier gone.ops, gone.fn;
+identifier dying_field.f;
 @@
 struct mmu_notifier_ops ops = {
 -	.f = fn,
