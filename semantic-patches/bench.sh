@@ -66,8 +66,9 @@ best() {
 		"$tmp/times"
 }
 
-needs=$(awk '$1 !~ /^#/ && NF >= 3 { printf "%s%s", sep, $3; sep = "|" }' \
-	"$sp/series")
+# (series.awk reads the series: GEN FILE NEEDS PAST WHOLE a line)
+needs=$(awk -f "$sp/series.awk" "$sp/series" |
+	awk '{ printf "%s%s", sep, $3; sep = "|" }')
 met=yes
 : >"$tmp/times"
 : >"$tmp/perfile"

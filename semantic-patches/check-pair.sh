@@ -51,11 +51,10 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 # The generations after OLD up to NEW: the last is convert.sh's --to; the
 # steps' file patterns (series, third column) say which files use what
 # they convert.
-awk -v old="$old" -v new="$new" '
-	function ver(v,    p) { split(v, p, "."); return p[1] * 1000 + p[2] }
-	$1 !~ /^#/ && NF >= 3 && ver($1) > ver(old) && ver($1) <= ver(new) {
-		print $1 "\t" $3
-	}' "$sp/series" >"$tmp/steps"
+# (series.awk reads the series and orders the generations: GEN FILE
+# NEEDS PAST WHOLE a line.)
+awk -v after="$old" -v upto="$new" -f "$sp/series.awk" "$sp/series" |
+	awk '{ print $1 "\t" $3 }' >"$tmp/steps"
 [ -s "$tmp/steps" ] || {
 	echo "$0: no step of the series between $old and $new" >&2
 	exit 2

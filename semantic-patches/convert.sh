@@ -188,13 +188,9 @@ python=${MNCOMPAT_PYTHON:-python3}
 
 # The scripts to run, in order, up to --to.
 # Every script of generation GEN runs, then none after it.
-steps=$(awk -v to="$to" '
-	$1 ~ /^#/ || NF < 3 { next }
-	found && $1 != to { exit }
-	{ print $1, $2, $3, (NF >= 4 ? $4 : "-"), (NF >= 5 ? $5 : "*")
-	  if ($1 == to) found = 1 }
-	END { if (to != "" && !found) exit 1 }' "$sp/series") ||
-	usage_error "--to $to: not a generation in $sp/series ($(awk '$1 !~ /^#/ && NF { printf "%s ", $1 }' "$sp/series" | tr ' ' '\n' | uniq | tr '\n' ' '))"
+# (series.awk reads the series: GEN FILE NEEDS PAST WHOLE a line)
+steps=$(awk -v to="$to" -f "$sp/series.awk" "$sp/series") ||
+	usage_error "--to $to: not a generation in $sp/series ($(awk -v gens=1 -f "$sp/series.awk" "$sp/series"))"
 last_gen=$(printf '%s\n' "$steps" | awk 'END { print $1 }')
 # --compat: the tables onto MNCOMPAT_MMU_NOTIFIER_OPS, after the series.
 [ $compat = no ] || steps="$steps

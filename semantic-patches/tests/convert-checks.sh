@@ -6,7 +6,7 @@
 # shellcheck disable=SC2154,SC2016
 cv=$sp/convert.sh
 ct=$tmp/convert
-series_files=$(awk '$1 !~ /^#/ && NF >= 3 { print $2 }' "$sp/series")
+series_files=$(awk -f "$sp/series.awk" "$sp/series" | awk '{ print $2 }')
 
 # expect FILE: FILE.expect = FILE after every .cocci of the series.
 expect() {
