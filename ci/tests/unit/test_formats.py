@@ -8,33 +8,15 @@ proves it).
 """
 import io
 import os
-import tempfile
-import unittest
 from contextlib import redirect_stdout
 
 from unit_data import report_module
+# (ci/tests, on unit.py's path: a scratch folder per test, files in it)
+from test_matrix_plan import Scratch
 
 import matrix_plan as mp  # noqa: E402  (ci/matrix_plan.py)
 
 results = report_module("results")
-
-
-class Scratch(unittest.TestCase):
-    """A scratch folder per test, and files written into it."""
-
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.dir = self.tmp.name
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def file(self, name, text):
-        path = os.path.join(self.dir, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
-        return path
 
 
 class LacksList(Scratch):
