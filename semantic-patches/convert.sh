@@ -1059,7 +1059,10 @@ while IFS= read -r rel; do
 	printf '%s\0' "$tmp/work/$rel"
 done <"$tmp/touched.braces" | xargs -0 -r awk "$braces" >"$tmp/braces.now"
 paste "$tmp/braces.was" "$tmp/braces.now" "$tmp/touched.braces" |
-while IFS="$tab" read -r was now rel; do
+while IFS= read -r rel; do
+	# (the name last and whole: it may have TABs)
+	was=${rel%%"$tab"*} rel=${rel#*"$tab"}
+	now=${rel%%"$tab"*} rel=${rel#*"$tab"}
 	[ "$was" != ok ] || [ "$now" != ok ] || continue
 	tr -d '\r' <"$tmp/orig/$rel" >"$tmp/lf"
 	! cmp -s "$tmp/lf" "$tmp/work/$rel" || continue
@@ -1098,24 +1101,25 @@ done <"$tmp/nonl"
 
 changed_files | LC_ALL=C sort >"$tmp/changed"
 : >"$tmp/diff"
-# A name with a blank, a tab, a quote or a backslash goes in C-style
-# quotes, as git writes it: patch -p1 and git apply read it.
+# header_name NAME: $hn, NAME as a diff header gives it.  A name with a
+# blank, a tab, a quote or a backslash goes in C-style quotes, as git
+# writes it: patch -p1 and git apply read it.  (A plain name costs no
+# process.)
 header_name() {
 	case $1 in
 	*[[:space:]]* | *\"* | *\\*)
-		printf '"%s"' "$(printf '%s' "$1" |
-			sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e "s/$tab/\\\\t/g")"
+		hn=\"$(printf '%s' "$1" |
+			sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e "s/$tab/\\\\t/g")\"
 		;;
-	*) printf '%s' "$1" ;;
+	*) hn=$1 ;;
 	esac
 }
 # (--quiet shows no diff: none is made)
 [ $quiet = yes ] || while IFS= read -r rel; do
-	case $rel in
-	*[[:space:]]* | *\"* | *\\*)
-		a=$(header_name "a/$rel") b=$(header_name "b/$rel") ;;
-	*) a=a/$rel b=b/$rel ;;
-	esac
+	header_name "a/$rel"
+	a=$hn
+	header_name "b/$rel"
+	b=$hn
 	diff -u --label "$a" --label "$b" "$tmp/orig/$rel" "$tmp/work/$rel" \
 		>>"$tmp/diff" || true
 done <"$tmp/changed"

@@ -789,6 +789,12 @@ left_for_braces() {
 }
 left_for_braces brace b.c "a macro with an unbalanced brace (no stray brace written)" \
 	"(line 26)"
+# The same with a name that starts with a TAB (the brace verdicts and the
+# names are read back together: the name must come back whole).
+mkdir -p "$ct/brace-tab"
+cp "$ct/brace/b.c" "$ct/brace-tab/${tab}b.c"
+left_for_braces brace-tab "${tab}b.c" "a name that starts with a TAB, an unbalanced brace" \
+	"(line 26)"
 
 # A function header under #if/#else whose branches do not open the same
 # number of blocks (no whole definition per branch can be made of it):
