@@ -643,11 +643,16 @@ while read -r gen cocci tokens past whole; do
 	if [ "$past" != - ] && [ -s "$tmp/files" ]; then
 		# (a vendor's file for several kernels holds both forms under
 		# its version guards: the old one is still converted)
-		while IFS= read -r rel; do
-			! grep -qE "$past" "$tmp/work/$rel" ||
-				grep -q LINUX_VERSION_CODE "$tmp/work/$rel" || continue
-			printf '%s\n' "$rel"
-		done <"$tmp/files" >"$tmp/files.todo"
+		# (one grep for the past form, one for the guards of those)
+		(cd "$tmp/work" && tr '\n' '\0' <"$tmp/files" |
+			xargs -0 -r grep -lZE "$past" -- | tee "$tmp/past0" |
+			xargs -0 -r grep -l LINUX_VERSION_CODE --) \
+			>"$tmp/guarded.past" || true
+		tr '\0' '\n' <"$tmp/past0" >"$tmp/past"
+		awk 'FILENAME == ARGV[1] { done[$0] = 1; next }
+			FILENAME == ARGV[2] { delete done[$0]; next }
+			!($0 in done)' "$tmp/past" "$tmp/guarded.past" "$tmp/files" \
+			>"$tmp/files.todo"
 		mv "$tmp/files.todo" "$tmp/files"
 	fi
 	[ -s "$tmp/files" ] || continue
@@ -702,23 +707,20 @@ while read -r gen cocci tokens past whole; do
 	done
 	: >"$tmp/stepnotes"
 	spatch_step "$cocci" "$defs"
-	# Back into the scratch copies; an excerpt whose result cannot be put
-	# back is done again on the whole file, and its notes with it.
-	: >"$tmp/redo"
+	# Back into the scratch copies: a file copied whole as it is now, the
+	# changes to the excerpts put back (one diff and one awk for them
+	# all); an excerpt whose result cannot be put back is done again on
+	# the whole file, and its notes with it.
 	while IFS= read -r n; do
 		rel=${n#*"$tab"} n=${n%%"$tab"*}
-		if [ ! -e "$tmp/excerpts/$n" ]; then
-			cat "$tmp/step/$n" >"$tmp/work/$rel"
-		elif diff -U0 "$tmp/excerpts/$n" "$tmp/step/$n" \
-			>"$tmp/step.diff"; then
-			: # spatch left the excerpt as it was
-		elif awk -v mode=paste -f "$sp/excerpt.awk" "$tmp/work/$rel" \
-			"$tmp/excerpts/$n" "$tmp/step.diff" >"$tmp/pasted"; then
-			cat "$tmp/pasted" >"$tmp/work/$rel"
-		else
-			printf '%s\t%s\n' "$n" "$rel" >>"$tmp/redo"
-		fi
+		[ -e "$tmp/excerpts/$n" ] || cat "$tmp/step/$n" >"$tmp/work/$rel"
 	done <"$tmp/map"
+	st=0
+	(cd "$tmp" && diff -arU0 excerpts step) >"$tmp/step.diff" || st=$?
+	[ "$st" -le 1 ] || die "diff failed on the results of $cocci; nothing changed"
+	awk -v mode=paste -v map="$tmp/map" -v work="$tmp/work" \
+		-v ex="$tmp/excerpts" -f "$sp/excerpt.awk" "$tmp/step.diff" \
+		>"$tmp/redo" || die "the results of $cocci could not be put back; nothing changed"
 	if [ -s "$tmp/redo" ]; then
 		rm -rf "$tmp/step"
 		mkdir "$tmp/step"

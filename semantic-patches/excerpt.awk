@@ -17,10 +17,15 @@
 #     code outside function definitions stays.  No DIR/NAME (the excerpt
 #     unusable) when FILE's function bodies are not braced in column 0
 #     as in the kernel.
-#   diff -U0 EXCERPT CONVERTED >DIFF
-#   awk -v mode=paste -f excerpt.awk FILE EXCERPT DIFF >NEW
-#     FILE with the changes spatch made to EXCERPT.  Exit 1 when a change
-#     touches a line of a blanked function, or adds lines inside one.
+#   (cd TMP && diff -arU0 EXCERPTS STEP) >DIFFS
+#   awk -v mode=paste -v map=MAP -v work=WORK -v ex=TMP/EXCERPTS \
+#       -f excerpt.awk DIFFS >REDO
+#     For each file of DIFFS (its "diff ... STEP/NAME" line and hunks),
+#     WORK/FILE (MAP has "NAME<TAB>FILE") rewritten in place with the
+#     changes spatch made to EXCERPTS/NAME; a file where a change touches
+#     a line of a blanked function, or adds lines inside one, is left as
+#     it was and its MAP line printed (in MAP's order).  One awk for all
+#     the files of a step.
 function boundary(s) {
 	return s ~ /^[ \t]*$/ || s ~ /^[}]/ || s ~ /^#/ || s ~ /\*\/[ \t]*$/ ||
 		s ~ /;[ \t]*$/ || s ~ /^[{]/
@@ -51,6 +56,10 @@ BEGIN {
 BEGIN {
 	while (mode == "cut" && (getline l <map) > 0)
 		out[substr(l, index(l, "\t") + 1)] = substr(l, 1, index(l, "\t") - 1)
+	while (mode == "paste" && (getline l <map) > 0) {
+		order[++nmap] = l
+		real[substr(l, 1, index(l, "\t") - 1)] = substr(l, index(l, "\t") + 1)
+	}
 }
 
 mode == "cut" {
@@ -64,15 +73,17 @@ mode == "cut" {
 	next
 }
 
-mode == "paste" && FILENAME == ARGV[1] {
-	orig[FNR] = $0
-	norig = FNR
+# diff -r: "diff OPTIONS EXCERPTS/NAME STEP/NAME" starts a file's part;
+# its "---" and "+++" lines come before its first hunk.
+mode == "paste" && /^diff / {
+	pasted()
+	cur = $NF
+	sub(/.*\//, "", cur)
+	started = 0
 	next
 }
 
-mode == "paste" && FILENAME == ARGV[2] {
-	ex[FNR] = $0
-	nex = FNR
+mode == "paste" && /^Only in / {
 	next
 }
 
@@ -80,17 +91,53 @@ mode == "paste" && /^(---|\+\+\+) / && !started {
 	next
 }
 
-mode == "paste" {
+mode == "paste" && cur != "" {
 	started = 1
 	diff[++ndiff] = $0
 	next
 }
 
 END {
-	if (mode != "cut")
-		paste()
-	else if (NR > 0)
+	if (mode == "paste") {
+		pasted()
+		for (i = 1; i <= nmap; i++)
+			if (substr(order[i], 1, index(order[i], "\t") - 1) in redo)
+				print order[i]
+	} else if (NR > 0)
 		excerpt()
+}
+
+# pasted(): the hunks just read (diff[1..ndiff], of excerpt cur) put
+# into the file cur stands for, or cur marked for redo.
+function pasted(    f, l, i) {
+	if (cur == "")
+		return
+	if (!(cur in real)) {
+		printf "excerpt.awk: %s is not in %s\n", cur, map >"/dev/stderr"
+		exit 2
+	}
+	f = work "/" real[cur]
+	norig = 0
+	while ((getline l <f) > 0)
+		orig[++norig] = l
+	close(f)
+	nex = 0
+	while ((getline l <(ex "/" cur)) > 0)
+		ex_[++nex] = l
+	close(ex "/" cur)
+	nres = 0
+	if (paste()) {
+		for (i = 1; i <= nres; i++)
+			print res[i] >f
+		close(f)
+	} else
+		redo[cur] = 1
+	split("", orig)
+	split("", ex_)
+	split("", diff)
+	split("", res)
+	ndiff = 0
+	cur = ""
 }
 
 # excerpt(): the excerpt of the file just read (cur), if it can be.
@@ -182,17 +229,17 @@ function isfn(w, fname, nf,    k) {
 	return 0
 }
 
-function paste(    i, h, a, b, blanked, first) {
+function paste(    i, h, a, b, blanked, first, f) {
 	# The blanked functions: from a line that is not as in FILE to the
 	# ";" that stands for the closing brace; first[] their first lines.
 	for (i = 1; i <= nex; i++) {
-		if (ex[i] == orig[i])
+		if (ex_[i] == orig[i])
 			continue
 		first[i] = 1
-		for (; i <= nex && !(ex[i] == ";" && orig[i] ~ /^[}]/); i++)
+		for (; i <= nex && !(ex_[i] == ";" && orig[i] ~ /^[}]/); i++)
 			blanked[i] = 1
 		if (i > nex)
-			exit 1
+			return 0
 		blanked[i] = 1
 	}
 	# hunks of diff -U0: "@@ -a[,b] +c[,d] @@", then "-" and "+" lines
@@ -213,21 +260,22 @@ function paste(    i, h, a, b, blanked, first) {
 		b += 0
 		# lines before the hunk (a change of 0 lines goes after line a)
 		for (; i < (b == 0 ? a + 1 : a); i++)
-			print orig[i]
+			res[++nres] = orig[i]
 		for (h++; h <= ndiff && diff[h] !~ /^@@ /; h++) {
 			if (diff[h] ~ /^-/) {
 				if (i in blanked)
-					exit 1
+					return 0
 				i++
 			} else if (diff[h] ~ /^\+/) {
 				# before line i: not inside a blanked function
 				if ((i in blanked) && !(i in first))
-					exit 1
-				print substr(diff[h], 2)
+					return 0
+				res[++nres] = substr(diff[h], 2)
 			}
 		}
 		h--
 	}
 	for (; i <= norig; i++)
-		print orig[i]
+		res[++nres] = orig[i]
+	return 1
 }

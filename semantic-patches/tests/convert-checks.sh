@@ -80,6 +80,30 @@ check "convert.sh --apply: excerpts for 6.6 give what the whole file gives" \
 	cmp -s "$ct/tree/sub/tlbs.c" "$ct/ref/tlbs.c.expect"
 check "convert.sh --apply: excerpts for 6.10 give what the whole file gives" \
 	cmp -s "$ct/tree/sub/pte.c" "$ct/ref/pte.c.expect"
+# excerpt.awk's paste, on its own: a change outside the blanked
+# functions goes into the file; a change inside one leaves the file as it
+# was and names it (map line, name whole) for the step to redo on the
+# whole file.
+pd=$ct/paste
+mkdir -p "$pd/work/a b" "$pd/excerpts" "$pd/step"
+printf 'int x;\nstatic void f(void)\n{\n\tg();\n}\nint y;\n' >"$pd/work/a b/one.c"
+cp "$pd/work/a b/one.c" "$pd/work/two	.c"
+cp "$pd/work/a b/one.c" "$pd/orig.c"
+printf 'int x;\n\n\n\n;\nint y;\n' >"$pd/excerpts/f1.c"
+cp "$pd/excerpts/f1.c" "$pd/excerpts/f2.c"
+printf 'int x;\n\n\n\n;\nlong y;\n' >"$pd/step/f1.c"
+printf 'int x;\n\n\n\tg();\n;\nint y;\n' >"$pd/step/f2.c"
+printf 'f1.c\ta b/one.c\nf2.c\ttwo\t.c\n' >"$pd/map"
+(cd "$pd" && diff -arU0 excerpts step) >"$pd/diff"
+awk -v mode=paste -v map="$pd/map" -v work="$pd/work" -v ex="$pd/excerpts" \
+	-f "$sp/excerpt.awk" "$pd/diff" >"$pd/redo"
+st=$?
+printf 'int x;\nstatic void f(void)\n{\n\tg();\n}\nlong y;\n' >"$pd/one.expect"
+check "excerpt.awk paste: a change outside blanked functions is put into the file" \
+	sh -c 'test "$1" -eq 0 && cmp -s "$2" "$3"' sh "$st" "$pd/work/a b/one.c" "$pd/one.expect"
+check "excerpt.awk paste: a change inside a blanked function leaves the file and names it for the redo" \
+	sh -c 'cmp -s "$1" "$2" && test "$(cat "$3")" = "$(printf "f2.c\ttwo\t.c")"' \
+	sh "$pd/work/two	.c" "$pd/orig.c" "$pd/redo"
 check "convert.sh --apply: cleancache/frontswap file untouched" \
 	cmp -s "$ct/tree/sub/tmem.c" "$here/4.13-cleancache-frontswap/before.c"
 check "convert.sh --apply: file mode kept" \
