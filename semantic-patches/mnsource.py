@@ -433,12 +433,38 @@ class Source:
         else:
             self.objmacros[name] = set(x.t for x in d[1:] if x.kind == 'id')
 
+    GENERATORS = ('INTERVAL_TREE_DEFINE', 'RB_DECLARE_CALLBACKS',
+                  'RB_DECLARE_CALLBACKS_MAX')
+
+    def generator_first(self, toks, head, i):
+        """head..i-1 starts with a generator macro's call that no ';'
+        ends (the macro's own text has none: INTERVAL_TREE_DEFINE(...)
+        followed by the next definition): its functions read, and the
+        first token after it returned; else head."""
+        if i - head < 3 or toks[head].t not in self.GENERATORS or \
+                toks[head + 1].t != '(':
+            return head
+        depth = 0
+        for j in range(head + 1, i):
+            if toks[j].t == '(':
+                depth += 1
+            elif toks[j].t == ')':
+                depth -= 1
+                if depth == 0:
+                    if j + 1 < i:
+                        self.generated(toks[head:j + 1])
+                        return j + 1
+                    return head
+        return head
+
     def toplevel(self, toks, gfp):
         n = len(toks)
         i = 0
         head = 0                # first token of the current declaration
         while i < n:
             t = toks[i].t
+            if t in (';', '{'):
+                head = self.generator_first(toks, head, i)
             if t == ';':
                 self.statement(toks[head:i])
                 head = i + 1

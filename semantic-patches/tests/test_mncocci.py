@@ -546,6 +546,40 @@ long copy_ioctl(unsigned long a)
 }
 '''
 
+    def test_generator_without_semicolon(self):
+        """INTERVAL_TREE_DEFINE(...) with no ';' after it (kdreg2's
+        region code): its functions are the module's, and the definition
+        that follows it is read as one."""
+        import mnmodule
+        f = self.write('t.c', '''static unsigned long r_start(struct r *r)
+{
+\treturn r->start;
+}
+
+static unsigned long r_last(struct r *r)
+{
+\treturn r->last;
+}
+
+INTERVAL_TREE_DEFINE(struct r, node, unsigned long, sub,
+\t\t     r_start, r_last, static, r_tree)
+
+int
+r_drop(struct rb_root_cached *root, unsigned long a, unsigned long b)
+{
+\tstruct r *r = r_tree_iter_first(root, a, b);
+
+\tif (r)
+\t\tr_tree_remove(r, root);
+\treturn 0;
+}
+''')
+        m = mnmodule.build([f], {f: f})
+        self.assertEqual([x.generated for x in m.funcs('r_tree_iter_first')],
+                         ['INTERVAL_TREE_DEFINE'])
+        self.assertEqual(len(m.funcs('r_drop')), 1)
+        self.assertEqual(m.sleep('r_drop', f)[0], 'atomic')
+
     def test_pin_released_by_the_caller(self):
         import mnmodule
         f = self.write('b.c', self.BATCH)
