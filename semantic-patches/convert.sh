@@ -767,8 +767,9 @@ check_left='
 			if (NR > 1) protos()
 			rel = FILENAME
 			sub(/^\.\//, "", rel)
-			ops = 0; inmac = 0; nl = 0; incomment = 0; dead = 0
+			ops = 0; inmac = 0; nl = 0; incomment = 0; dead = 0; depth = 0
 			split("", cb); split("", line); split("", young)
+			split("", chain); split("", branch)
 		}
 		function code(s,    out, t) {
 			out = ""
@@ -791,6 +792,12 @@ check_left='
 			return out
 		}
 		{ $0 = code($0) }
+		# the #if chain each line is in (chain[]: a number, branch[]: which
+		# of its branches), for the module'"'"'s own switches between APIs
+		/^[ \t]*#[ \t]*if/ { ids[++depth] = ++chains; br[depth] = 0; cond[chains] = $0 }
+		/^[ \t]*#[ \t]*el(se|if)/ && depth { br[depth]++; cond[ids[depth]] = cond[ids[depth]] $0 }
+		depth { chain[FNR] = ids[depth]; branch[FNR] = br[depth] }
+		/^[ \t]*#[ \t]*endif/ && depth { depth-- }
 		# #if 0 ... #else, #elif or #endif: no code (nested #if counted)
 		dead {
 			if ($0 ~ /^[ \t]*#[ \t]*if/) dead++
@@ -860,7 +867,35 @@ check_left='
 		function head(i, c) {
 			return line[i] ~ "^[a-z].*[ \t*]" c "[ \t]*\\(" || ownline(i, c)
 		}
-		function protos(    i, j, c, h) {
+		# header(i): the text of the header that starts on line i (up to
+		# its ")", at most 8 lines); hend: its last line.
+		function header(i,    h) {
+			h = ""
+			for (hend = i; hend <= nl && hend < i + 8; hend++) {
+				h = h line[hend]
+				if (line[hend] ~ /\)/) break
+			}
+			return h
+		}
+		# switched(i, c): the line of a definition of c with the 5.0
+		# prototype in another branch of the #if chain line i is in
+		# (the module'"'"'s own switch between kernel APIs), else 0.  Not
+		# an #if on a kernel or distribution version (unguard.py'"'"'s
+		# list): the steps convert the old branch of those.
+		function switched(i, c,    k, h) {
+			if (!(i in chain) || cond[chain[i]] ~ /(^|[^A-Za-z0-9_])(LINUX_VERSION_CODE|KERNEL_VERSION|RHEL_RELEASE_CODE|RHEL_RELEASE_VERSION|RHEL_MAJOR|RHEL_MINOR|SLE_VERSION_CODE|SLE_VERSION|SLE_LOCALVERSION_CODE|UTS_UBUNTU_RELEASE_ABI|UBUNTU_VERSION_CODE|KERNEL_VERSION_CODE)([^A-Za-z0-9_]|$)/)
+				return 0
+			for (k = 1; k <= nl; k++) {
+				if (k == i || !(k in chain) || chain[k] != chain[i] ||
+				    branch[k] == branch[i] || !head(k, c) || line[k] ~ /;[ \t]*$/)
+					continue
+				h = header(k)
+				if (h ~ /mmu_notifier_range/ && !(line[hend] ~ /;[ \t]*$/ && line[hend] !~ /\{/))
+					return k
+			}
+			return 0
+		}
+		function protos(    i, j, c, h, k) {
 			for (i = 1; i <= nl; i++)
 				for (c in young)
 					if (line[i] ~ "^([a-z].*[ \t])?int[ \t]+" c "[ \t]*\\(" ||
@@ -878,7 +913,12 @@ check_left='
 					}
 					if (line[j] ~ /;[ \t]*$/ && line[j] !~ /\{/)
 						continue
-					if (upto >= 3 && h !~ /mmu_notifier_range/)
+					if (upto >= 3 && h !~ /mmu_notifier_range/ && (k = switched(i, c))) {
+						if (compat == "yes")
+							printf "%s:%d: [check] review: %s keeps its pre-5.0 prototype in this branch of the module'"'"'s own #if, and has 5.0'"'"'s in another (line %d): MNCOMPAT_MMU_NOTIFIER_OPS takes 5.0'"'"'s on every kernel, so this branch no longer builds: keep the other one alone (drop the module'"'"'s own switch)\n", rel, i, c, k
+						else
+							printf "%s:%d: [check] %s keeps its pre-5.0 prototype in this branch of the module'"'"'s own #if, and has 5.0'"'"'s in another (line %d): the module'"'"'s own switch between kernel APIs, left as it is\n", rel, i, c, k
+					} else if (upto >= 3 && h !~ /mmu_notifier_range/)
 						printf "%s:%d: [check] review: %s still has a pre-5.0 prototype after the conversion (not converted: see the notes; spatch may not have parsed it)\n", rel, i, c
 					else if (upto == 2 && cb[c] == "start" && h !~ /bool/)
 						printf "%s:%d: [check] review: %s still has a pre-4.19 prototype after the conversion (not converted: see the notes; spatch may not have parsed it)\n", rel, i, c

@@ -236,7 +236,8 @@ check "convert.sh: every file is converted, unchanged or named for review" \
 
 # A callback whose return type has a line of its own (static void /
 # f(...)), in a branch of the vendor's own #if that keeps the pre-5.0
-# prototype, and a young callback written so: named as on one line.
+# prototype, and a young callback written so: named as on one line (the
+# first as the module's own switch between APIs: a note).
 mkdir -p "$ct/ownline"
 cat >"$ct/ownline/a.c" <<'EOF'
 #include <linux/mmu_notifier.h>
@@ -264,8 +265,8 @@ static const struct mmu_notifier_ops own_ops = {
 };
 EOF
 "$cv" "$ct/ownline" --quiet >"$ct/ownline.out" 2>&1
-check "convert.sh: a pre-5.0 prototype with its return type on the line before is named for review" \
-	grep -q '^  a.c:9: \[check\] review: own_range_end still has a pre-5.0 prototype' \
+check "convert.sh: a pre-5.0 prototype with its return type on the line before is named (the module's own switch: a note)" \
+	grep -q '^  a.c:9: \[check\] own_range_end keeps its pre-5.0 prototype in this branch of the module.s own #if, and has 5.0.s in another (line 4)' \
 	"$ct/ownline.out"
 
 # mempool_alloc() sleeps or not by its gfp argument, mempool_free() never
@@ -584,6 +585,48 @@ check "a guard at the right version (4.13 around invalidate_page) is not" \
 	sh -c 'test "$(grep -c "\[guard\]" "$1")" -eq 1' sh "$ct/guard.out"
 check "[check]: a driver's own *_mmu_notifier_invalidate_page() is no leftover" \
 	sh -c '! grep -q "mmu_notifier_invalidate_page() is still here" "$1"' sh "$ct/guard.out"
+
+# --- the module's own switch between APIs ------------------------------
+# A callback defined with the pre-5.0 prototype in one branch of the
+# module's own #if and with 5.0's in another (kdreg2's configure macro):
+# native mode leaves it and says why (a note, no review item); --compat,
+# whose table takes 5.0's form on every kernel, names the branch that no
+# longer builds.
+mkdir -p "$ct/switch"
+cat >"$ct/switch/sw.c" <<'EOF'
+#include <linux/mmu_notifier.h>
+
+#if SW_NOTIFIER_API == 2
+static void sw_end(struct mmu_notifier *mn,
+		   const struct mmu_notifier_range *range)
+{
+	sw_drop(range->start, range->end);
+}
+#else
+static void sw_end(struct mmu_notifier *mn, struct mm_struct *mm,
+		   unsigned long start, unsigned long end)
+{
+	sw_drop(start, end);
+}
+#endif
+
+static const struct mmu_notifier_ops sw_ops = {
+	.invalidate_range_end = sw_end,
+};
+EOF
+cp "$ct/switch/sw.c" "$ct/sw.c.was"
+"$cv" --apply "$ct/switch" >"$ct/switch.out" 2>&1
+st=$?
+check "the module's own #if between the 5.0 and older prototypes: left as it is, a note says why, no review item" \
+	sh -c 'test "$1" -eq 0 && cmp -s "$2" "$3" &&
+		grep -q "^  sw.c:10: \[check\] sw_end keeps its pre-5.0 prototype in this branch of the module.s own #if, and has 5.0.s in another (line 4): the module.s own switch between kernel APIs, left as it is$" "$4"' \
+	sh "$st" "$ct/switch/sw.c" "$ct/sw.c.was" "$ct/switch.out"
+"$cv" --compat "$ct/switch" >"$ct/switch-compat.out" 2>&1
+st=$?
+check "the module's own #if between prototypes, --compat: the branch that no longer builds is a review item" \
+	sh -c 'test "$1" -eq 3 &&
+		grep -q "^  sw.c:10: \[check\] review: sw_end keeps its pre-5.0 prototype .*(line 4): MNCOMPAT_MMU_NOTIFIER_OPS takes 5.0.s on every kernel" "$2"' \
+	sh "$st" "$ct/switch-compat.out"
 
 # --- helpers the removed callback called ---------------------------------
 # change_pte goes (6.10): pte_flags() is the kernel's, not the driver's,
