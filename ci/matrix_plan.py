@@ -655,9 +655,97 @@ def plan_makefile(kernels, boot_list, work, results):
     return "\n".join(lines) + "\n"
 
 
+# KERNEL/not-run.tsv under the results: the suites a kernel's needs
+# left out, one line each, "SUITE<TAB>WHY<TAB>KERNEL" (WHY: the suite's
+# unmet needs lines, joined by ";").  add_not_run() writes a line
+# (ci/run/stage-suite.sh, through "matrix_plan.py not-run"); read_not_run()
+# reads them.
+NOT_RUN = "not-run.tsv"
+
+
+def one_field(text):
+    """text as one field of a TAB-separated line (no TAB, CR or newline)."""
+    return " ".join(str(text).replace("\t", " ").splitlines()).strip()
+
+
+def add_not_run(path, suite, why, kernel):
+    fields = [one_field(suite), one_field(why), one_field(kernel)]
+    if not fields[0] or not fields[2]:
+        raise ValueError(f"{path}: a not-run line needs a suite and a "
+                         f"kernel, not {fields!r}")
+    with open(path, "a") as f:
+        f.write("\t".join(fields) + "\n")
+
+
+def read_not_run(path):
+    """(suite, why, kernel) a line of path, none when there is no file;
+    a line of another shape is an error naming the file and line."""
+    try:
+        f = open(path)
+    except FileNotFoundError:
+        return []
+    rows = []
+    with f:
+        for n, line in enumerate(f, 1):
+            w = line.rstrip("\n").split("\t")
+            if len(w) != 3 or not w[0] or not w[2]:
+                raise ValueError(f"{path}:{n}: not SUITE<TAB>WHY<TAB>KERNEL: "
+                                 f"{line.rstrip()!r}")
+            rows.append(tuple(w))
+    return rows
+
+
+def kernel_dirs(results):
+    """The kernels' folders under results (sorted names)."""
+    try:
+        names = sorted(os.listdir(results))
+    except FileNotFoundError:
+        return []
+    return [n for n in names if not n.startswith(".")
+            and os.path.isdir(os.path.join(results, n))]
+
+
+def run_seconds(results):
+    """{(kernel, suite): seconds} of this run: a suite's build and boot
+    seconds (its build-seconds and boot-seconds files), 0 for a suite
+    not for its kernel."""
+    out = {}
+    for k in kernel_dirs(results):
+        kd = os.path.join(results, k)
+        for s in sorted(os.listdir(kd)):
+            d = os.path.join(kd, s)
+            if s.startswith(".") or \
+                    not os.path.isfile(os.path.join(d, "results.tsv")):
+                continue
+            t = 0.0
+            for name in ("build-seconds", "boot-seconds"):
+                try:
+                    with open(os.path.join(d, name)) as f:
+                        for line in f:
+                            if line.split():
+                                t += float(line.split()[0])
+                except FileNotFoundError:
+                    pass
+            out[(k, s)] = int(t + 0.5)
+        for suite, _why, kernel in read_not_run(os.path.join(kd, NOT_RUN)):
+            out.setdefault((kernel, suite), 0)
+    return out
+
+
+def update_hints(path, results):
+    """The hints file (read_hints()) with this run's seconds (results)
+    first, then the older lines for the pairs this run did not have."""
+    hints = run_seconds(results)
+    for key, secs in read_hints(path).items():
+        hints.setdefault(key, secs)
+    write_atomic(path, "".join(f"{k} {s} {t}\n"
+                               for (k, s), t in hints.items()))
+
+
 def read_hints(path):
     """The last run's seconds per (kernel, suite): "KERNEL SUITE SECONDS"
-    lines (ci/run/matrix.sh writes them), a scheduling hint only."""
+    lines (update_hints() writes them), a scheduling hint only: the first
+    line for a pair counts, a line of another shape is ignored."""
     hints = {}
     try:
         with open(path) as f:
@@ -904,7 +992,33 @@ def kernel_behaviours(row, env):
     return words, "; ".join(how) or "unknown: no source tree, none declared"
 
 
+def cmd_not_run(args):
+    """not-run FILE SUITE WHY KERNEL: FILE gets the line of SUITE, not for
+    KERNEL because of WHY."""
+    path, suite, why, kernel = args
+    add_not_run(path, suite, why, kernel)
+
+
+def cmd_not_run_summary(args):
+    """not-run-summary RESULTS KERNEL...: "  KERNEL: SUITE... " for each
+    KERNEL with suites not for it."""
+    results, kernels = args[0], args[1:]
+    for k in kernels:
+        names = sorted(r[0] for r in
+                       read_not_run(os.path.join(results, k, NOT_RUN)))
+        if names:
+            print(f"  {k}: " + "".join(n + " " for n in names))
+
+
+def cmd_hints_update(args):
+    """hints-update HINTS RESULTS: HINTS with this run's seconds."""
+    path, results = args
+    update_hints(path, results)
+
+
 COMMANDS = {
+    "not-run": cmd_not_run, "not-run-summary": cmd_not_run_summary,
+    "hints-update": cmd_hints_update,
     "plan": cmd_plan, "needs": cmd_needs, "stage": cmd_stage,
     "config-macros": cmd_config_macros,
     "config-without": cmd_config_without, "names": cmd_names,

@@ -117,7 +117,7 @@ MNCOMPAT_PHASES=$work/phases.tsv
 export MNCOMPAT_RUN_CACHE MNCOMPAT_PHASES
 # The steps write failing rows for what fails in them; a step that fails
 # itself is a harness bug, reported at the end (-k: the others still run).
-plan_rc=0
+plan_rc=0 after_rc=0
 make -s -k -j"$jobs" -f "$work/plan.mk" all || plan_rc=$?
 
 echo
@@ -127,10 +127,9 @@ for k in $kernels; do
 done
 echo
 echo "suites not for a kernel (their needs lines; KERNEL/not-run.tsv):"
-for k in $kernels; do
-	[ ! -s "$results/$k/not-run.tsv" ] ||
-		echo "  $k: $(cut -f 1 "$results/$k/not-run.tsv" | sort | tr '\n' ' ')"
-done
+# shellcheck disable=SC2086
+"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" not-run-summary \
+	"$results" $kernels || after_rc=1
 echo
 echo "compat macros set per kernel (compat/configure.sh):"
 for k in $kernels; do
@@ -141,19 +140,10 @@ for k in $kernels; do
 done
 
 # This run's seconds per suite run: the next run's scheduling hints (0 for
-# a suite that was not for its kernel).
+# a suite that was not for its kernel; ci/matrix_plan.py update_hints()).
 mkdir -p "$MNCOMPAT_CACHE"
-{
-	for d in "$results"/*/*/; do
-		[ -e "$d/results.tsv" ] || continue
-		k=$(basename "$(dirname "$d")") s=$(basename "$d")
-		echo "$k $s $(cat "$d/build-seconds" "$d/boot-seconds" 2>/dev/null |
-			awk '{ t += $1 } END { printf "%d", t + 0.5 }')"
-	done
-	cat "$results"/*/not-run.tsv 2>/dev/null |
-		awk -F '\t' '{ print $3, $1, 0 }'
-} | cat - "$hints" 2>/dev/null | awk '!seen[$1 " " $2]++' >"$hints.tmp$$" &&
-	mv "$hints.tmp$$" "$hints"
+"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" hints-update \
+	"$hints" "$results" || after_rc=1
 
 echo
 rc=0
@@ -164,6 +154,10 @@ echo "$(($(date +%s) - start))" >"$work/seconds"
 times >"$work/times"
 if [ "$plan_rc" -ne 0 ]; then
 	echo "harness: a step of $work/plan.mk failed (make exit $plan_rc), see $work/log" >&2
+	rc=1
+fi
+if [ "$after_rc" -ne 0 ]; then
+	echo "harness: reading KERNEL/not-run.tsv or writing $hints failed (see above)" >&2
 	rc=1
 fi
 exit "$rc"

@@ -88,9 +88,10 @@ staged=$("$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" stage \
 [ "$rc" -le 1 ] || exit 1
 if [ "$rc" -eq 1 ]; then
 	# Not for this kernel: nothing is written for the suite but its line
-	# in KERNEL/not-run.tsv, "SUITE<TAB>WHY<TAB>KERNEL".
+	# in KERNEL/not-run.tsv (ci/matrix_plan.py: its format, its reader).
 	why=$(printf "%s\n" "$staged" | tr '\n' ';' | sed 's/;$//')
-	printf '%s\t%s\t%s\n' "$suite" "$why" "$kernel" >>"$kdir_results/not-run.tsv"
+	"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" not-run \
+		"$kdir_results/not-run.tsv" "$suite" "$why" "$kernel" || exit 1
 	log "$kernel/$suite: not for this kernel ($why; its properties: $props)"
 	exit 0
 fi

@@ -211,6 +211,53 @@ class Plan(Scratch):
         self.assertEqual(mm.read_hints(h), {("k", "s"): 12})
 
 
+class RunFiles(Scratch):
+    """KERNEL/not-run.tsv and the hints file: written and read by one
+    function each."""
+
+    def test_not_run_written_then_read(self):
+        path = os.path.join(self.dir, "not-run.tsv")
+        mm.add_not_run(path, "itree", "needs itree;needs kmemleak", "deb-5.10")
+        mm.add_not_run(path, "odd\tname", "why\nsplit", "k")
+        self.assertEqual(mm.read_not_run(path), [
+            ("itree", "needs itree;needs kmemleak", "deb-5.10"),
+            ("odd name", "why split", "k")])
+        self.assertEqual(mm.read_not_run(path + ".none"), [])
+
+    def test_not_run_line_of_another_shape_is_an_error(self):
+        for text in ("a\tb\n", "a\tb\tc\td\n", "\tb\tc\n", "a\tb\t\n"):
+            path = self.file("bad.tsv", text)
+            with self.assertRaisesRegex(ValueError, "bad.tsv:1: not SUITE"):
+                mm.read_not_run(path)
+        with self.assertRaises(ValueError):
+            mm.add_not_run(os.path.join(self.dir, "x.tsv"), "", "w", "k")
+
+    def test_not_run_summary(self):
+        res = os.path.join(self.dir, "results")
+        os.makedirs(os.path.join(res, "k1"))
+        for suite in ("zeta", "alpha"):
+            mm.add_not_run(os.path.join(res, "k1", "not-run.tsv"), suite,
+                           "w", "k1")
+        out = io.StringIO()
+        with redirect_stdout(out):
+            mm.cmd_not_run_summary([res, "k1", "k2"])
+        self.assertEqual(out.getvalue(), "  k1: alpha zeta \n")
+
+    def test_hints_this_run_first_then_older_lines(self):
+        res = os.path.join(self.dir, "results")
+        self.file("results/k1/a/results.tsv", "")
+        self.file("results/k1/a/build-seconds", "10.4\n")
+        self.file("results/k1/a/boot-seconds", "5.2\n")
+        self.file("results/k1/b/build-seconds", "99\n")  # no results.tsv
+        mm.add_not_run(os.path.join(res, "k1", "not-run.tsv"), "c", "w", "k1")
+        hints = self.file("hints", "k1 a 500\nk1 old 7\njunk\n")
+        mm.update_hints(hints, res)
+        self.assertEqual(mm.read_hints(hints),
+                         {("k1", "a"): 16, ("k1", "c"): 0, ("k1", "old"): 7})
+        with open(hints) as f:
+            self.assertEqual(f.read(), "k1 a 16\nk1 c 0\nk1 old 7\n")
+
+
 BEHAVED = ["failed-start=no-end", "oom-reaper=unknown",
            "oom-reap-event=unknown", "itree=unknown", "itree-unwind=unknown",
            "tlb-hook=core"]

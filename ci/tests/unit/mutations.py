@@ -90,6 +90,22 @@ MUTATIONS = [
      "            where = f\"kernel-patches/",
      "        for n, line in enumerate(lines[:-1], 1):\n"
      "            where = f\"kernel-patches/", "test_formats"),
+    ("not-run.tsv writer swaps the suite and the kernel", "ci/matrix_plan.py",
+     "fields = [one_field(suite), one_field(why), one_field(kernel)]",
+     "fields = [one_field(kernel), one_field(why), one_field(suite)]",
+     "test_matrix_plan"),
+    ("not-run.tsv reader drops the last line", "ci/matrix_plan.py",
+     "        for n, line in enumerate(f, 1):\n"
+     "            w = line.rstrip(\"\\n\").split(\"\\t\")",
+     "        for n, line in enumerate(list(f)[:-1], 1):\n"
+     "            w = line.rstrip(\"\\n\").split(\"\\t\")",
+     "test_matrix_plan"),
+    ("hints writer loses the older lines", "ci/matrix_plan.py",
+     "for key, secs in read_hints(path).items():",
+     "for key, secs in {}.items():", "test_matrix_plan"),
+    ("hints: a suite not for its kernel gets no line", "ci/matrix_plan.py",
+     "            out.setdefault((kernel, suite), 0)",
+     "            pass", "test_matrix_plan"),
     ("suite reader forgets a directive", "ci/matrix_plan.py",
      '"wrapper", "timeout", "needs",', '"wrapper", "needs",',
      "test_matrix_plan"),
