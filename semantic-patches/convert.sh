@@ -196,6 +196,19 @@ last_gen=$(printf '%s\n' "$steps" | awk 'END { print $1 }')
 [ $compat = no ] || steps="$steps
 compat mn-compat-ops.cocci struct[[:space:]]+mmu_notifier_ops|mmu_notifier_range_blockable|mmu_notifier_((un)?register|get|put|synchronize)[[:space:]]*\( - *"
 
+# The scratch folder's name is absolute: the steps read it from inside
+# its folders, and spatch (which writes under TMPDIR) runs in one of
+# them; a relative TMPDIR made every such read fail.
+if [ -n "${TMPDIR:-}" ]; then
+	given=$TMPDIR
+	case $given in
+	/*) TMPDIR=$given ;;
+	*) TMPDIR=./$given ;; # (not looked up in CDPATH)
+	esac
+	TMPDIR=$(cd -- "$TMPDIR" 2>/dev/null && pwd) ||
+		die "TMPDIR: no directory '$(one_line "$given")'; nothing changed"
+	export TMPDIR
+fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mncompat-convert.XXXXXX")
 phase=reading
 said_written=no

@@ -331,6 +331,16 @@ check "convert.sh --quiet -- -x converts the directory -x" \
 st=$?
 check "convert.sh -x is a usage error that names --" \
 	sh -c 'test "$1" -eq 2 && grep -q "goes after --" "$2"' sh "$st" "$ct/dash2.out"
+# A relative TMPDIR: the same output as an absolute one (before, every
+# read of the scratch folder from inside it failed, and a header split by
+# #if/#else was left unconverted, exit 1).
+mkdir -p "$ct/reltmp/t" "$ct/reltmp/rt"
+cp "$here/guard-split-header/before.c" "$ct/reltmp/t/a.c"
+(cd "$ct/reltmp" && "$cv" t >abs.out 2>&1; echo $? >>abs.out
+	TMPDIR=rt "$cv" t >rel.out 2>&1; echo $? >>rel.out)
+check "convert.sh with a relative TMPDIR: the same output as with an absolute one" \
+	sh -c 'cmp -s "$1/abs.out" "$1/rel.out" && test -z "$(ls -A "$1/rt")"' \
+	sh "$ct/reltmp"
 # A FILE that is a symbolic link: written through, the link stays.
 mkdir -p "$ct/flink"
 cp "$here/4.13-only-page/before.c" "$ct/flink/real.c"
