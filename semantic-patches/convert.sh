@@ -908,7 +908,7 @@ check_left='
 			}
 			return 0
 		}
-		function protos(    i, j, c, h, k) {
+		function protos(    i, c, h, k) {
 			for (i = 1; i <= nl; i++)
 				for (c in young)
 					if (line[i] ~ "^([a-z].*[ \t])?int[ \t]+" c "[ \t]*\\(" ||
@@ -919,12 +919,8 @@ check_left='
 				for (c in cb) {
 					if (!head(i, c) || line[i] ~ /;[ \t]*$/)
 						continue
-					h = ""
-					for (j = i; j <= nl && j < i + 8; j++) {
-						h = h line[j]
-						if (line[j] ~ /\)/) break
-					}
-					if (line[j] ~ /;[ \t]*$/ && line[j] !~ /\{/)
+					h = header(i)
+					if (line[hend] ~ /;[ \t]*$/ && line[hend] !~ /\{/)
 						continue
 					if (upto >= 3 && h !~ /mmu_notifier_range/ && (k = switched(i, c))) {
 						if (compat == "yes")

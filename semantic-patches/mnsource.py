@@ -444,18 +444,11 @@ class Source:
         if i - head < 3 or toks[head].t not in self.GENERATORS or \
                 toks[head + 1].t != '(':
             return head
-        depth = 0
-        for j in range(head + 1, i):
-            if toks[j].t == '(':
-                depth += 1
-            elif toks[j].t == ')':
-                depth -= 1
-                if depth == 0:
-                    if j + 1 < i:
-                        self.generated(toks[head:j + 1])
-                        return j + 1
-                    return head
-        return head
+        _, after = split_args(toks, head + 1)
+        if after >= i:
+            return head
+        self.generated(toks[head:after])
+        return after
 
     def toplevel(self, toks, gfp):
         n = len(toks)
@@ -610,9 +603,7 @@ class Source:
             self.funcs.append(f)
 
     def statement(self, st):
-        if len(st) > 2 and st[1].t == '(' and st[0].t in (
-                'INTERVAL_TREE_DEFINE', 'RB_DECLARE_CALLBACKS',
-                'RB_DECLARE_CALLBACKS_MAX'):
+        if len(st) > 2 and st[1].t == '(' and st[0].t in self.GENERATORS:
             self.generated(st)
             return
         if len(st) > 2 and st[0].t in ('MNCOMPAT_MMU_NOTIFIER_OPS',
