@@ -24,6 +24,23 @@ check "shellcheck ($(echo $scripts | wc -w) scripts)" shellcheck $scripts
 # shellcheck disable=SC2086
 check "no script runs text as shell ($(echo $scripts | wc -w) scripts)" \
 	sh -c '! grep -nE "^[^#]*\<eval\>" "$@"' no-eval $scripts
+# One name, one script: two scripts or programs of one name are told
+# apart only by their folders (run.sh excepted: each component's tests
+# start at its own run.sh).
+# names_once: the paths on stdin name no .sh or .py file twice; names
+# each one that is.
+names_once() {
+	awk -F/ '$NF ~ /[.](sh|py)$/ && $NF != "run.sh" && n[$NF]++ == 1 {
+		print "  named twice: " $NF; bad = 1 } END { exit bad }'
+}
+scripts_named_once() {
+	git ls-files | names_once
+}
+planted_twin_found() {
+	! { git ls-files && echo ci/planted/lib.sh; } | names_once >/dev/null
+}
+check "no two scripts share a name" scripts_named_once
+check "no two scripts share a name: a planted twin fails the check" planted_twin_found
 
 # pycodestyle: its defaults (they leave out W503/W504), but lines up to
 # 100 columns, the limit checkpatch holds the C to, not PEP 8's 79.

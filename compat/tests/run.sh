@@ -167,7 +167,7 @@ build_expect() {
 	fi
 	judge_build "$be_name: module W=1 -Werror [${be_cflags:-default}]" \
 		"$be_build/build.log" "$be_why" mirror_mn_ops: \
-		"$tests/build-module.sh" "$be_kdir" "$be_cfg" "$be_build" "$be_cflags"
+		"$tests/build-test-module.sh" "$be_kdir" "$be_cfg" "$be_build" "$be_cflags"
 }
 
 # native_check NAME CONFIG_DIR BUILD_DIR: the ops table of a native
@@ -275,7 +275,7 @@ paired_check() {
 # classic notifier calls of the emulation.
 interval_check() {
 	ic_name=$1 ic_kdir=$2 ic_cfg=$3 ic_build=$4
-	if ! MNCOMPAT_TEST_MODULE=$tests/interval "$tests/build-module.sh" \
+	if ! MNCOMPAT_TEST_MODULE=$tests/interval "$tests/build-test-module.sh" \
 		"$ic_kdir" "$ic_cfg" "$ic_build" ""; then
 		not_ok "$ic_name: mmu_interval_notifier test module fails to build (log: $ic_build/build.log)"
 		grep -m 5 -E 'error|warning' "$ic_build/build.log" | sed 's/^/# /'
@@ -319,7 +319,7 @@ converted_check() {
 		cc_why="invalidate_page under the page-table lock"
 	judge_build "$cc_name: convert.sh --compat output W=1 -Werror (gntdev shape, sleeping range callbacks)" \
 		"$cc_build/build.log" "$cc_why" grant_ \
-		env MNCOMPAT_TEST_MODULE="$cc_mod" "$tests/build-module.sh" \
+		env MNCOMPAT_TEST_MODULE="$cc_mod" "$tests/build-test-module.sh" \
 		"$cc_kdir" "$cc_cfg" "$cc_build" ""
 }
 
@@ -382,7 +382,7 @@ api7_check() {
 	ac_why=
 	! has "$ac_cfg" CLEAR_FLUSH_YOUNG_ADDR ||
 		ac_why="clear_flush_young takes one address"
-	if ! MNCOMPAT_TEST_MODULE=$tests/api7 "$tests/build-module.sh" \
+	if ! MNCOMPAT_TEST_MODULE=$tests/api7 "$tests/build-test-module.sh" \
 		"$ac_kdir" "$ac_cfg" "$ac_build" ""; then
 		if [ -n "$ac_why" ] && grep -q \
 			'mncompat_clear_flush_young_takes_one_address_before_3_18_no_trampoline' \
@@ -769,7 +769,7 @@ fake_generation() {
 	if has "$cfg" MMU_NOTIFIER_RANGE && ! has "$cfg" RANGE_START_RANGE; then
 		guess=$work/fake-$gen/guess
 		force_off "$cfg" MMU_NOTIFIER_RANGE "$guess"
-		if "$tests/build-module.sh" "$fake" "$guess" "$guess/build" ""; then
+		if "$tests/build-test-module.sh" "$fake" "$guess" "$guess/build" ""; then
 			not_ok "fake-$gen: negative control: the test module builds with compat's own struct mmu_notifier_range next to the kernel's"
 		elif grep -q "redefinition of .struct mmu_notifier_range" \
 			"$guess/build/build.log"; then
@@ -785,7 +785,7 @@ fake_generation() {
 	*)
 		for sample in mirror itest; do
 			if MNCOMPAT_TEST_MODULE=$compat/../drivers-sample/$sample \
-				"$tests/build-module.sh" "$fake" "$cfg" \
+				"$tests/build-test-module.sh" "$fake" "$cfg" \
 				"$work/fake-$gen/$sample" ""; then
 				ok "fake-$gen: drivers-sample/$sample builds (W=1 -Werror)"
 			else
@@ -861,7 +861,7 @@ if [ -n "$first" ]; then
 		break
 	done
 	sp=$work/sparse
-	if MNCOMPAT_MAKE_ARGS=C=2 "$tests/build-module.sh" "$kdir" \
+	if MNCOMPAT_MAKE_ARGS=C=2 "$tests/build-test-module.sh" "$kdir" \
 		"$work/$first/config" "$sp" "" &&
 		grep -q CHECK "$sp/build.log" &&
 		! "$tests/../kbuild-diagnostics.sh" "$kdir" "$sp" "$sp/build.log" |

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: compat/tests/build-module.sh KDIR CONFIG_DIR BUILD_DIR [CFLAGS]
+# Usage: compat/tests/build-test-module.sh KDIR CONFIG_DIR BUILD_DIR [CFLAGS]
 #
 # Build compat/tests/module (the test module) with W=1 and -Werror against
 # KDIR, using CONFIG_DIR/mncompat_config.h and the extra CFLAGS.  The
@@ -13,7 +13,7 @@
 set -eu
 
 [ $# -ge 3 ] || {
-	echo "usage: build-module.sh KDIR CONFIG_DIR BUILD_DIR [CFLAGS]" >&2
+	echo "usage: build-test-module.sh KDIR CONFIG_DIR BUILD_DIR [CFLAGS]" >&2
 	exit 2
 }
 kdir=$1
