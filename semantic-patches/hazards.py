@@ -6,15 +6,15 @@ them; a second run finds nothing to convert and so nothing to say, but the
 hazard is still in the code: it is named again from here, so the review
 items depend on the code, not on whether it was converted before.
 
-Usage: hazards.py --base DIR --work DIR --upto GEN --notes FILE REL...
+Usage: hazards.py [--compat] --base DIR --work DIR --upto GEN --notes FILE REL...
   DIR of --base: the driver's tree; of --work: the converted copies (REL,
   relative to both; a file of the module not there is read from the tree).
   GEN: the last generation converted to (4.13 ... 6.10). FILE: the notes
   of this run ("REL:LINE: [GEN] ..." lines).
-Prints, for the native API (convert.sh leaves --compat out: compat pairs
-start and end and leaves the hook out of such a table on 6.6+), one line a
-hazard, "REL:LINE: [check] review: ...", unless the step that made it
-said so in this run (its note in FILE):
+Prints one line a hazard, "REL:LINE: [check] review: ...", unless the
+step that made it said so in this run (its note in FILE); with --compat
+(the tables are compat's) only the pages hazard: compat pairs start and
+end and leaves the hook out of such a table on 6.6+:
   pairing  a range_start that returns -EAGAIN in a table with a range_end
            (4.19+): since 5.12 the kernel calls range_end for a start that
            failed;
@@ -92,16 +92,17 @@ def gen_number(gen):
     return tuple(int(x) for x in gen.split('.'))
 
 
-def hazards(facts, upto):
+def hazards(facts, upto, compat=False):
     """(rel, line, text, said) of every hazard of the module facts; said:
-    (rel, generation, start of the text) of the step's own note of it."""
+    (rel, generation, start of the text) of the step's own note of it.
+    compat: the page loops only."""
     out = []
     loops = {}
     for t in facts.tables():
         f = t['fields']
         start, end = f.get('invalidate_range_start'), f.get('invalidate_range_end')
         hook = f.get('arch_invalidate_secondary_tlbs')
-        if upto >= (4, 19) and start not in NONE and end not in NONE:
+        if not compat and upto >= (4, 19) and start not in NONE and end not in NONE:
             for d in facts.defs(start, t['file']):
                 if d['eagain']:
                     out.append((
@@ -113,7 +114,7 @@ def hazards(facts, upto):
                         "Give %s a non-blockable path that neither sleeps nor fails, or "
                         "convert with --compat" % (start, t['name'], end, end, start),
                         (d['file'], '4.19', 'review: %s returns -EAGAIN when !blockable' % start)))
-        if upto >= (6, 6) and hook not in NONE and \
+        if not compat and upto >= (6, 6) and hook not in NONE and \
                 (start not in NONE or end not in NONE):
             out.append((
                 t['file'], t['line'],
@@ -148,17 +149,13 @@ def hazards(facts, upto):
     return out
 
 
-# A file that can hold a hazard's table: a range_end, and a range_start or
-# the hook (the modules of the other files are never built: a kernel
-# tree has a hundred files that mention mmu_notifier).
-TABLE = [re.compile(r'\.invalidate_range_end\s*='),
-         re.compile(r'\.(invalidate_range_start|arch_invalidate_secondary_tlbs)\s*=')]
-
-
-# A file that can hold a page loop in a range callback.
-PAGES = [re.compile(r'\.(invalidate_range_start|invalidate_range_end|invalidate_range|'
-                    r'arch_invalidate_secondary_tlbs)\s*='),
-         re.compile(r'PAGE_SIZE')]
+# A file that can hold a hazard: a table with a range callback (the
+# callback may be defined in another file of the module; the modules of
+# the other files are never built: a kernel tree has a hundred files that
+# mention mmu_notifier).
+TABLE = re.compile(r'\.(invalidate_range_start|invalidate_range_end|invalidate_range|'
+                   r'arch_invalidate_secondary_tlbs)\s*=|'
+                   r'\bMNCOMPAT_MMU_NOTIFIER_(?:GET_)?OPS\s*\(')
 
 
 def may_have_hazard(base, work, rel):
@@ -171,8 +168,14 @@ def may_have_hazard(base, work, rel):
             continue
     else:
         return False
-    return all(r.search(text) for r in TABLE) or \
-        all(r.search(text) for r in PAGES)
+    return bool(TABLE.search(text))
+
+
+def callbacks_defined(facts):
+    """Is every range callback of the tables of facts defined in them?"""
+    return all(facts.defs(t['fields'][f], t['file'])
+               for t in facts.tables() for f in RANGE_FIELDS
+               if t['fields'].get(f) not in NONE)
 
 
 NOTE = re.compile(r'^(.*):[0-9]+: \[([0-9a-z.]+)\] (.*)$')
@@ -191,9 +194,14 @@ def said(path):
 
 def main(argv):
     base = work = upto = notes = None
+    compat = False
     rels = []
     i = 0
     while i < len(argv):
+        if argv[i] == '--compat':
+            compat = True
+            i += 1
+            continue
         if argv[i] in ('--base', '--work', '--upto', '--notes') and \
                 i + 1 < len(argv):
             if argv[i] == '--base':
@@ -217,9 +225,18 @@ def main(argv):
         groups.setdefault(mnmodule.module_key(rel, tree), []).append(rel)
     seen = set()
     for _key, members in sorted(groups.items()):
-        pairs = mnmodule.module_paths(members, base, work)
-        facts = mnmodule.Facts(pairs, {})
-        for rel, line, text, (srel, sgen, stext) in hazards(facts, upto):
+        # In a kernel tree (no driver's Kbuild at the top) a module is a
+        # folder (nouveau's: a hundred files): the files with the tables
+        # first, the folder whole only when a callback of those tables is
+        # defined elsewhere in it.  A driver is read whole (its files that
+        # name no mmu_notifier may hold compat's tables).
+        facts = None
+        if tree is None:
+            facts = mnmodule.Facts([(mnmodule.work_or_base(r, base, work), r)
+                                    for r in members], {})
+        if facts is None or not callbacks_defined(facts):
+            facts = mnmodule.Facts(mnmodule.module_paths(members, base, work), {})
+        for rel, line, text, (srel, sgen, stext) in hazards(facts, upto, compat):
             if (rel, line) in seen or any(
                     r == srel and g == sgen and t.startswith(stext)
                     for r, g, t in notes):

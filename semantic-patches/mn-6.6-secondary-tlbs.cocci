@@ -20,7 +20,7 @@ virtual compat
 @@
 import os, sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(cocci.cocci_file)))
-from mncocci import Step
+from mncocci import Step, own_switch
 
 step = Step('6.6')
 
@@ -29,13 +29,37 @@ def new_name(fn):
         return fn
     return fn.replace('invalidate_range', 'arch_invalidate_secondary_tlbs')
 
+def switched(p):
+    """The line of .arch_invalidate_secondary_tlbs in another branch of
+    the module's own #if around p (mncocci.own_switch()), without compat
+    (whose table takes the 6.6 form on every kernel), else 0."""
+    if 'compat' in step.defined:
+        return 0
+    return own_switch(p[0].file, int(p[0].line), 'arch_invalidate_secondary_tlbs')
+
+// A table that already switches between the two fields in the module's
+// own #if (NVIDIA uvm's conftest macros): left as it is, a note says so.
 @ops@
 identifier o, fn;
-position p;
+position p : script:python() { switched(p) == 0 };
 @@
 struct mmu_notifier_ops o = {
 	.invalidate_range = fn@p,
 };
+
+@own@
+identifier o, fn;
+position p : script:python() { switched(p) != 0 };
+@@
+struct mmu_notifier_ops o = {
+	.invalidate_range = fn@p,
+};
+
+@script:python depends on !context@
+p << own.p;
+o << own.o;
+@@
+step.note(p, "%s: .invalidate_range in this branch of the module's own #if, .arch_invalidate_secondary_tlbs in another (line %d): the module's own switch between kernel APIs, left as it is" % (o, switched(p)))
 
 @depends on context@
 identifier o, fn;

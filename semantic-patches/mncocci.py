@@ -27,6 +27,8 @@ import os
 import re
 import sys
 
+import unguard
+
 # A name no code has: an identifier a script binds to make a rule match
 # nothing (or a generated call that a later rule removes).
 NONE = '__mncompat_none'
@@ -183,6 +185,41 @@ def cpp_ctx(path, line):
         elif d == 'endif' and stack:
             stack.pop()
     return tuple(tuple(x) for x in stack)
+
+
+def own_switch(path, line, other):
+    """The line of an initializer of the field other in another branch of
+    the #if around line, when that #if is the module's own (a configure
+    macro, not a kernel or distribution version: the steps convert the
+    branches of those, unguard.API), else 0: a table that names the old
+    field in one branch and its successor in another already switches
+    between the two APIs."""
+    ctx = cpp_ctx(path, line)
+    lines = lines_of(path)
+    if not ctx or lines is None:
+        return 0
+    ifline, mine = ctx[-1]
+    field = re.compile(r'^\s*\.%s\s*=' % re.escape(other))
+    depth, branch = 0, 0
+    for i in range(ifline - 1, len(lines)):
+        m = CPP.match(lines[i])
+        if m:
+            d = m.group(1)
+            if d in ('if', 'ifdef', 'ifndef'):
+                depth += 1
+            elif d == 'endif':
+                depth -= 1
+                if depth == 0:
+                    return 0
+            elif depth == 1:
+                branch += 1
+            if depth == 1 and d in ('if', 'ifdef', 'ifndef', 'elif') and \
+                    unguard.API.search(lines[i]):
+                return 0
+            continue
+        if depth == 1 and branch != mine and field.match(lines[i]):
+            return i + 1
+    return 0
 
 
 def cpp_branches(path, ifline):

@@ -63,8 +63,44 @@ import sys
 
 from mnguards import guard_notes, probe_versions
 from mnkernel import ALLOCATORS, FAULT_IN, FIELD_READERS, FIELD_WRITERS, \
-    ONE_FILE, PINS, SLEEP_WHY, UNPINS, atomic_call, bookkeeping, twin_names
+    KEYWORDS, ONE_FILE, PINS, SLEEP_WHY, UNPINS, atomic_call, bookkeeping, twin_names
+from mnlex import split_args
 from mnsource import Source, read_text
+
+
+def assigned_from(toks, i):
+    """The variable the statement around toks[i] sets with a plain '='
+    from an expression that holds toks[i] (x = ..., or a declaration's
+    x = ... among several), else None."""
+    depth, j = 0, i
+    while j > 0:
+        t = toks[j - 1].t
+        if t in (')', ']'):
+            depth += 1
+        elif t in ('(', '['):
+            depth = max(depth - 1, 0)   # (one around toks[i]: a grouping)
+        elif depth == 0 and t in (';', '{', '}', ','):
+            break
+        j -= 1
+    k = next((n for n in range(j, i) if toks[n].t == '='), None)
+    if k is None or k == j or toks[k - 1].kind != 'id':
+        return None
+    return toks[k - 1].t
+
+
+# range_reach() verdicts, best first.
+RANGE_ORDER = ('all', 'unknown', 'first')
+
+
+def worst_reach(verdicts):
+    """The worst of range_reach() (verdict, why) pairs (None for none)."""
+    return max(verdicts, key=lambda v: RANGE_ORDER.index(v[0]), default=None)
+
+
+COMPARISONS = ('<', '<=', '>', '>=', '==', '!=')
+# Calls that only report a value: a bound handed to one is not acted on.
+LOGGING = re.compile(r'(printk|pr_\w+|dev_(dbg|info|notice|warn|err|crit)\w*|trace_\w+|'
+                     r'WARN\w*|BUG_ON|seq_printf|snprintf|sprintf|scnprintf)$')
 
 
 # ---------------------------------------------------------------------
@@ -125,6 +161,113 @@ class Module:
     def funcs(self, name, path=None):
         return self.resolve(name, path) if path else \
             self.by_name.get(name, [])
+
+    # --- does a callee act on a whole range? ---------------------------
+
+    def range_reach(self, name, path, pos, kind, given=(), seen=frozenset()):
+        """What the function name, called from path with a range as its
+        arguments pos and pos + 1 (start and end when kind is 'end', start
+        and a length when 'len'), does with the range: ('all', why) when it
+        loops up to the bound or hands the range on to a function that acts
+        on all of it (a kernel function does); ('first', why) when the
+        bound is unused or only tested, so that only the page at start is
+        acted on; ('unknown', why) otherwise (the worst of what it hands the
+        range on to decides).  given: the call's arguments
+        that name something (an identifier each, else None), to follow a
+        function handed on and called through its parameter."""
+        if (name, path, pos) in seen:
+            return 'unknown', '%s() calls itself with it' % name
+        seen = seen | {(name, path, pos)}
+        defs = self.resolve(name, path)
+        if not defs:
+            return 'all', "%s() is the kernel's" % name
+        return worst_reach(self._range_reach_of(f, pos, kind, given, seen) for f in defs)
+
+    def _range_reach_of(self, f, pos, kind, given, seen):
+        if f.macro or len(f.params) <= pos + 1:
+            return 'unknown', 'cannot read %s() (%s)' % (f.name, f.where())
+        start, bound = f.params[pos], f.params[pos + 1]
+        toks = f._body or []
+        opens = []          # (what, index of its '(') of the open parentheses
+        loops, handed, other = [], [], []
+        bounds = {bound}    # and the variables set from it (last = end - 1)
+        # a parameter: the function the caller handed in, if it named one
+        passed_in = dict((p, given[n]) for n, p in enumerate(f.params)
+                         if n < len(given) and given[n])
+        for i, tok in enumerate(toks):
+            t = tok.t
+            if t == '(':
+                prv = toks[i - 1] if i else None
+                if prv is not None and prv.t in ('if', 'for', 'while', 'switch'):
+                    opens.append((prv.t, i))
+                elif prv is not None and prv.kind == 'id' and prv.t not in KEYWORDS:
+                    member = i >= 2 and toks[i - 2].t in ('.', '->')
+                    opens.append(('->' if member else 'call', i))
+                else:
+                    opens.append(('(', i))
+                continue
+            if t == ')' and opens:
+                opens.pop()
+                continue
+            if tok.kind != 'id' or t not in bounds or (i and toks[i - 1].t in ('.', '->')):
+                continue
+            kinds = [w for w, _ in opens]
+            where = '%s:%d' % (f.path, tok.line)
+            if 'for' in kinds or 'while' in kinds:
+                loops.append(('all', '%s() loops up to %s (%s)' % (f.name, bound, where)))
+                continue
+            calls = [(w, k) for w, k in opens if w in ('call', '->')]
+            if calls:
+                w, k = calls[-1]
+                callee = toks[k - 1].t
+                args, _ = split_args(toks, k)
+                j = next((n for n, a in enumerate(args) if any(x is tok for x in a)), None)
+                prev = [x.t for x in args[j - 1]] if j else None
+                arg = [x.t for x in args[j]] if j is not None else []
+                if callee in f.params:
+                    w, callee = ('call', passed_in[callee]) if callee in passed_in else \
+                        ('->', callee)
+                names = tuple(passed_in.get(a[0].t, a[0].t)
+                              if len(a) == 1 and a[0].kind == 'id' else None for a in args)
+                if w == 'call' and LOGGING.match(callee):
+                    continue    # a message or a trace point, not the device
+                if w == 'call' and prev == [start] and arg == [t]:
+                    handed.append(self.range_reach(callee, f.path, j - 1, kind, names, seen))
+                elif w == 'call' and prev == [start] and kind == 'end' and \
+                        arg == [t, '-', start]:
+                    handed.append(self.range_reach(callee, f.path, j - 1, 'len', names, seen))
+                elif w == 'call' and not self.resolve(callee, f.path):
+                    # the kernel's (writeq() of the bound to the device, ...)
+                    handed.append(('all', "%s() hands %s to %s(), the kernel's (%s)" % (
+                        f.name, bound, callee, where)))
+                else:
+                    handed.append(('unknown', '%s() hands %s to %s%s() (%s)' % (
+                        f.name, bound, '->' if w == '->' else '', callee, where)))
+                continue
+            if 'if' in kinds or 'switch' in kinds:
+                # start against the bound: a sanity test; the bound against
+                # anything else (the device's own ranges): what it drops
+                # is what overlaps the range
+                near = [x.t for x in toks[max(i - 2, 0):i + 3]]
+                if start in near and any(c in near for c in COMPARISONS):
+                    continue
+                loops.append(('all', '%s() tests what overlaps up to %s (%s)' % (
+                    f.name, bound, where)))
+                continue
+            alias = assigned_from(toks, i)
+            if alias:
+                bounds.add(alias)
+                continue
+            other.append(('unknown', '%s() uses %s (%s)' % (f.name, bound, where)))
+        # What it hands the range to decides (a walk over the device's
+        # objects in the range may call, for each, code that acts on start
+        # only); else a loop up to the bound; else any other use.
+        if handed:
+            return worst_reach(handed)
+        for got in loops + other:
+            return got
+        return 'first', ('%s() acts on %s only: it does not use %s%s' % (
+            f.name, start, bound, ' but to test it' if bound in f.used else ''))
 
     # --- may it sleep? -------------------------------------------------
 
@@ -916,6 +1059,10 @@ class Facts:
     def defined(self, name):
         return bool(self.mod.by_name.get(name))
 
+    def range_reach(self, name, path, pos, kind, given=()):
+        """Module.range_reach() of name as called from path."""
+        return self.mod.range_reach(name, self.real(path), pos, kind, given)
+
     def sleep(self, name, path):
         """('sleeps'|'unknown'|'atomic', chain, why, unknown calls) of name
         as called from path; a name that is not the module's: unknown."""
@@ -1005,6 +1152,14 @@ def module_key(rel, tree):
     return '.' if tree is not None else (os.path.dirname(rel) or '.')
 
 
+def work_or_base(rel, base, work):
+    """The path of rel: its converted copy under work where there is one,
+    else the file under base."""
+    if work and os.path.exists(os.path.join(work, rel)):
+        return os.path.join(work, rel)
+    return os.path.join(base, rel)
+
+
 def module_paths(rels, base, work):
     """The files of the module of rels (relative to base) as (path, name)
     pairs: every file of their module, read from work where it has them,
@@ -1015,9 +1170,7 @@ def module_paths(rels, base, work):
         members.update(module_of(rel, base, tree))
 
     def where(rel):
-        if work and os.path.exists(os.path.join(work, rel)):
-            return os.path.join(work, rel)
-        return os.path.join(base, rel)
+        return work_or_base(rel, base, work)
     for rel in list(members):
         try:
             text = read_text(where(rel))

@@ -273,7 +273,7 @@ def read_body(f, toks, gfp_macros):
         if tok.kind == 'id' and nxt == '(' and t not in KEYWORDS:
             args, _ = split_args(toks, i + 1)
             if addr:
-                pairs += range_pairs(addr, tok, args, paired)
+                pairs += range_pairs(addr, tok, args, paired, prv in ('.', '->'))
             if prv in ('.', '->'):
                 f.indirect.append(('->' + t + '()', tok.line))
                 continue
@@ -333,7 +333,7 @@ def read_body(f, toks, gfp_macros):
         elif t == ']' and nxt in ASSIGN_OPS:
             f.stores += 1
     # How a page callback uses its address when only as a range: one
-    # (line, callee, 'end' or 'len') per argument pair; none when it uses
+    # range_pairs() tuple per argument pair; none when it uses
     # it any other way, not at all, or the body already names start or
     # end (the names the rewrite gives the range).
     if pairs and all(u in paired for u in addr_uses) and \
@@ -341,20 +341,24 @@ def read_body(f, toks, gfp_macros):
         f.range_form = pairs
 
 
-def range_pairs(addr, call, args, paired):
+def range_pairs(addr, call, args, paired, indirect):
     """The range pairs among the arguments args of call: (line, callee,
-    'end') for (addr, addr + PAGE_SIZE), (line, callee, 'len') for (addr,
-    PAGE_SIZE); the addr tokens they hold go into paired (ids)."""
+    'end', k, indirect, names) for (addr, addr + PAGE_SIZE), (line, callee,
+    'len', k, indirect, names) for (addr, PAGE_SIZE), k the index of addr
+    among the arguments, indirect: a call through a member (callee is its
+    name), names: each argument's identifier where it is one (a function
+    handed on), else None; the addr tokens they hold go into paired (ids)."""
+    names = tuple(a[0].t if len(a) == 1 and a[0].kind == 'id' else None for a in args)
     out = []
     for k in range(len(args) - 1):
         if [x.t for x in args[k]] != [addr]:
             continue
         second = [x.t for x in args[k + 1]]
         if second == [addr, '+', 'PAGE_SIZE']:
-            out.append((call.line, call.t, 'end'))
+            out.append((call.line, call.t, 'end', k, indirect, names))
             paired.update([id(args[k][0]), id(args[k + 1][0])])
         elif second == ['PAGE_SIZE']:
-            out.append((call.line, call.t, 'len'))
+            out.append((call.line, call.t, 'len', k, indirect, names))
             paired.add(id(args[k][0]))
     return out
 

@@ -25,6 +25,8 @@ from spatch's command line on import.  Tested by tests/test_plan413.py.
 """
 import os
 
+import mnmodule
+
 from mncocci import NONE, Dying, Step, cpp_branches, cpp_ctx, key, module, \
     sleep_of
 
@@ -631,14 +633,37 @@ def range_uses(p, fn):
         return None
     if not module(p).page_field_only(fn):
         return None
+    if range_reach(p, fn)[0] == 'first':
+        return None
     return defs[0]['range_form']
+
+
+def range_reach(p, fn):
+    """What the calls that get the page callback fn's address as a range
+    do with a whole range (mnmodule.Module.range_reach()): the worst
+    verdict and its reason."""
+    d = module(p).defs(fn, p[0].file)[0]
+    return mnmodule.worst_reach(
+        [('all', '')] +
+        [('unknown', 'it calls ->%s(), which the tool cannot follow' % callee) if indirect
+         else module(p).range_reach(callee, d['file'], k, kind, names)
+         for _, callee, kind, k, indirect, names in d['range_form']])
+
+
+range_reviewed = set()
 
 
 def range_text(p, fn):
     a = module(p).defs(fn, p[0].file)[0]['params'][2]
     calls = ', '.join('%s() gets (%s, %s)'
                       % (c, a, ('%s + PAGE_SIZE' % a) if k == 'end' else 'PAGE_SIZE')
-                      for _, c, k in range_uses(p, fn))
+                      for _, c, k, _, _, _ in range_uses(p, fn))
+    verdict, why = range_reach(p, fn)
+    if verdict == 'unknown' and (p[0].file, fn) not in range_reviewed:
+        range_reviewed.add((p[0].file, fn))
+        note(p, "review: %s now hands its callees the whole range [start, end) instead of one "
+                "page, and the tool cannot tell whether they act on all of it (%s): if one acts "
+                "on start only, every page after the first stays mapped in the device" % (fn, why))
     return ("%s uses its address only as a range (%s), so it now takes [start, end) and runs once "
             "per range" % (fn, calls))
 
@@ -651,13 +676,18 @@ def loop_review(p, fn):
     if (p[0].file, fn) in loop_reviewed:
         return
     loop_reviewed.add((p[0].file, fn))
-    note(p, "review: %s takes one page, and the generated code runs it for every page of [start, "
+    first = ''
+    d = module(p).defs(fn, p[0].file)
+    reach = range_reach(p, fn) if len(d) == 1 and d[0].get('range_form') else None
+    if reach and reach[0] == 'first':
+        first = ' (not given the range: %s)' % reach[1]
+    note(p, "review: %s takes one page%s, and the generated code runs it for every page of [start, "
             "end); kernels hand these callbacks whole address spaces ([0, ULONG_MAX): the "
             "soft-dirty reset of /proc/PID/clear_refs; from 6.6 also x86's secondary-TLB hook, "
             "for every flush of more than 33 pages), where that loop does not end: give %s a "
             "range (one that uses its address only as (address, address + PAGE_SIZE) or (address, "
             "PAGE_SIZE), named only by .invalidate_page fields, is converted to take one)"
-            % (fn, fn))
+            % (fn, first, fn))
 
 
 # ---------------------------------------------------------------------

@@ -748,6 +748,219 @@ check "6.6: a table with the hook and range callbacks is a review item (6.6+ ref
 check "6.6: not with --compat (compat leaves the hook out there)" \
 	sh -c '! grep -q "and range callbacks: from 6.6" "$1"' sh "$ct/both-compat.out"
 
+# The same for the 6.6 hook (NVIDIA uvm's conftest macros): a table with
+# .invalidate_range in one branch of the module's own #if and
+# .arch_invalidate_secondary_tlbs in another is left as it is, with a
+# note; --compat makes it compat's table as before.
+mkdir -p "$ct/hookswitch"
+cat >"$ct/hookswitch/h.c" <<'EOF'
+#include <linux/mmu_notifier.h>
+
+static void h_invalidate_range_ats(struct mmu_notifier *mn,
+				   struct mm_struct *mm,
+				   unsigned long start, unsigned long end)
+{
+	h_flush(mn, start, end);
+}
+
+static struct mmu_notifier_ops h_ops = {
+#if defined(H_OPS_HAS_INVALIDATE_RANGE)
+	.invalidate_range = h_invalidate_range_ats,
+#elif defined(H_OPS_HAS_ARCH_INVALIDATE_SECONDARY_TLBS)
+	.arch_invalidate_secondary_tlbs = h_invalidate_range_ats,
+#else
+#error no secondary TLB hook
+#endif
+};
+EOF
+"$cv" "$ct/hookswitch" >"$ct/hookswitch.out" 2>&1
+check "the module's own #if between .invalidate_range and its 6.6 successor: left as it is, a note says why, no review item" \
+	sh -c 'test "$1" -eq 0 && grep -q "^files changed: 0" "$2" &&
+		grep -q "h.c:[0-9]*: \[6.6\] h_ops: .invalidate_range in this branch of the module.s own #if, .arch_invalidate_secondary_tlbs in another (line 14)" "$2"' \
+	sh $? "$ct/hookswitch.out"
+"$cv" --compat "$ct/hookswitch" >"$ct/hookswitch-compat.out" 2>&1
+check "the module's own #if between hooks, --compat: compat's table" \
+	grep -q "h.c:[0-9]*: \[compat\] converted: h_ops -> MNCOMPAT_MMU_NOTIFIER_OPS" "$ct/hookswitch-compat.out"
+
+# --- a guard the conversion takes out with what it guarded ---------------
+# (change_pte under #if < 6.12: the 6.10 step removes both, so the guard's
+# review item, read before the steps, is no longer true of the result)
+mkdir -p "$ct/staleguard"
+cat >"$ct/staleguard/s.c" <<'EOF'
+#include <linux/mmu_notifier.h>
+#include <linux/version.h>
+
+static int s_start(struct mmu_notifier *mn,
+		   const struct mmu_notifier_range *range)
+{
+	return 0;
+}
+
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+static void s_change_pte(struct mmu_notifier *mn, struct mm_struct *mm,
+			 unsigned long address, pte_t pte)
+{
+}
+#endif
+
+static const struct mmu_notifier_ops s_ops = {
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0)
+	.change_pte = s_change_pte,
+#endif
+	.invalidate_range_start = s_start,
+};
+EOF
+"$cv" "$ct/staleguard" --quiet >"$ct/staleguard.out" 2>&1
+check "a guard removed with the field it guarded: no review item about it, exit 0" \
+	sh -c 'test "$1" -eq 0 && ! grep -q "\[guard\] review" "$2"' sh $? "$ct/staleguard.out"
+"$cv" "$ct/staleguard" --quiet --to 6.6 >"$ct/staleguard66.out" 2>&1
+check "the same guard kept (--to 6.6): still a review item" \
+	grep -q 's.c:[0-9]*: \[guard\] review: #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 12, 0) guards change_pte' \
+	"$ct/staleguard66.out"
+
+# --- a page loop in a range callback with no range_end -------------------
+# (powernv npu-dma 4.12: its hook steps through [start, end] one page at a
+# time; a range_start that does the same): named on every run, in every
+# mode, the callback defined in another file of the module than its table.
+mkdir -p "$ct/loop"
+cat >"$ct/loop/hook.c" <<'EOF'
+#include <linux/mmu_notifier.h>
+
+void l_hook(struct mmu_notifier *mn, struct mm_struct *mm,
+	    unsigned long start, unsigned long end)
+{
+	unsigned long a;
+
+	for (a = start; a <= end; a += PAGE_SIZE)
+		l_flush_va(mn, a);
+}
+
+int l_start(struct mmu_notifier *mn, const struct mmu_notifier_range *range)
+{
+	unsigned long a;
+
+	for (a = range->start; a < range->end; a += PAGE_SIZE)
+		l_zap_one(mn, a);
+	return 0;
+}
+EOF
+cat >"$ct/loop/ops.c" <<'EOF'
+#include <linux/mmu_notifier.h>
+
+static const struct mmu_notifier_ops l_hook_ops = {
+	.invalidate_range = l_hook,
+};
+
+static const struct mmu_notifier_ops l_start_ops = {
+	.invalidate_range_start = l_start,
+};
+
+int l_register(struct mmu_notifier *mn, struct mmu_notifier *mn2,
+	       struct mm_struct *mm)
+{
+	mn->ops = &l_hook_ops;
+	mn2->ops = &l_start_ops;
+	return mmu_notifier_register(mn, mm) ?: mmu_notifier_register(mn2, mm);
+}
+EOF
+for mode in native compat to4.13; do
+	case $mode in
+	native) set -- ;;
+	compat) set -- --compat ;;
+	*) set -- --to 4.13 ;;
+	esac
+	"$cv" "$ct/loop" --quiet "$@" >"$ct/loop-$mode.out" 2>&1
+	check "a page loop in a hook and in a range_start with no range_end ($mode): one review item each, exit 3" \
+		sh -c 'test "$1" -eq 3 &&
+			grep -Eq "hook.c:[0-9]+: \[check\] review: l_(hook|arch_invalidate_secondary_tlbs) walks \[start, end\) one page at a time" "$2" &&
+			grep -Eq "hook.c:[0-9]+: \[check\] review: l_start walks \[start, end\) one page at a time" "$2"' \
+		sh $? "$ct/loop-$mode.out"
+done
+set --
+
+# --- a page callback widened to [start, end): what its callees do with it --
+# (umem_odp 4.11's trampoline calls through a pointer: the tool cannot
+# tell whether the range reaches the device whole).
+mkdir -p "$ct/widen"
+cat >"$ct/widen/w.c" <<'EOF'
+#include <linux/mmu_notifier.h>
+
+struct w_item {
+	void (*zap)(struct w_item *item, unsigned long start, unsigned long end);
+};
+
+static void w_invalidate_page(struct mmu_notifier *mn, struct mm_struct *mm,
+			      unsigned long address)
+{
+	struct w_item *item = w_item_of(mn);
+
+	item->zap(item, address, address + PAGE_SIZE);
+}
+
+static void w_invalidate_range_start(struct mmu_notifier *mn,
+				     struct mm_struct *mm,
+				     unsigned long start, unsigned long end)
+{
+}
+
+static const struct mmu_notifier_ops w_ops = {
+	.invalidate_page = w_invalidate_page,
+	.invalidate_range_start = w_invalidate_range_start,
+};
+EOF
+"$cv" "$ct/widen" --quiet --to 4.13 >"$ct/widen.out" 2>&1
+check "a page callback widened through a call the tool cannot follow: a review item names it" \
+	grep -q 'review: w_invalidate_page now hands its callees the whole range \[start, end) instead of one page, and the tool cannot tell whether they act on all of it (it calls ->zap()' \
+	"$ct/widen.out"
+
+# A callee that turns the end into its own bound first (devpt's
+# last = (end - 1) >> PAGE_SHIFT, then a walk that stops past it) acts on
+# the whole range: widened, no review item.
+mkdir -p "$ct/widen-last"
+cat >"$ct/widen-last/wl.c" <<'EOF'
+#include <linux/mmu_notifier.h>
+
+static void wl_zap(struct wl *w, unsigned long start, unsigned long end)
+{
+	unsigned long first = start >> PAGE_SHIFT, last = (end - 1) >> PAGE_SHIFT;
+
+	while (first <= last)
+		wl_drop(w, first++);
+}
+
+static void wl_invalidate_page(struct mmu_notifier *mn, struct mm_struct *mm,
+			       unsigned long address)
+{
+	wl_zap(wl_of(mn), address, address + PAGE_SIZE);
+}
+
+static void wl_invalidate_range_start(struct mmu_notifier *mn,
+				      struct mm_struct *mm,
+				      unsigned long start, unsigned long end)
+{
+	wl_zap(wl_of(mn), start, end);
+}
+
+static const struct mmu_notifier_ops wl_ops = {
+	.invalidate_page = wl_invalidate_page,
+	.invalidate_range_start = wl_invalidate_range_start,
+};
+
+int wl_fault(struct wl *w, unsigned long addr)
+{
+	struct page *page;
+	int ret = get_user_pages_fast(addr, 1, FOLL_WRITE, &page);
+
+	if (ret == 1)
+		w->pages[(addr >> PAGE_SHIFT) & 63] = page;
+	return ret;
+}
+EOF
+"$cv" "$ct/widen-last" --quiet --to 4.13 >"$ct/widen-last.out" 2>&1
+check "a callee whose bound is set from the end: the page callback is widened, no review item about it" \
+	sh -c 'grep -q "wl_invalidate_page uses its address only as a range" "$1" &&
+		! grep -q "hands its callees the whole range\|takes one page" "$1"' sh "$ct/widen-last.out"
+
 # --- line ends, binary files, API files -----------------------------------
 mkdir -p "$ct/mixed"
 # one CRLF line in an LF file: it keeps its CR, the others stay LF
