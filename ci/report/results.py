@@ -74,7 +74,7 @@ def rules_for(expectations, results_dir, kernels):
 
 def kernel_env(results_dir, kernel):
     """The KEY=VALUE lines of RESULTS_DIR/KERNEL/kernel.env, a copy of the
-    kernel's env file (ci/run/boot-group.sh), as a dict."""
+    kernel's env file (ci/boot_group.py), as a dict."""
     return matrix_plan.read_env(os.path.join(results_dir, kernel,
                                              "kernel.env"))
 
@@ -145,7 +145,7 @@ def expected(rules, kernel, test):
 #     KERNEL  SUITE  SUITE/TEST  RESULT  DETAIL
 # RESULT is one of RESULTS; DETAIL is free text without a TAB or a line
 # break (write_rows makes each a blank). write_rows is its one writer
-# (ci/report/parse_run.py; ci/run/stage-suite.sh and ci/run/boot-group.sh
+# (ci/report/parse_run.py, ci/boot_group.py; ci/run/stage-suite.sh
 # through "fail-rows"), suite_rows its one reader (load_rows, the
 # reports, the suite lines, ci/bench/boot-flake.sh, ci/tests/tsv_truth.py).
 # A line of another shape is an error naming it, never a row lost.
@@ -299,7 +299,7 @@ def suite_line(suite_dir, bootdir):
     """What became of one suite run, in a few words: a harness error, the
     first build failure, a guest that never reached init, a timeout and
     where, else its pass counts; the kernel's own warnings; its seconds
-    and accelerator (ci/run/boot-group.sh prints it)."""
+    and accelerator (ci/boot_group.py shows it)."""
     rows = suite_rows(suite_dir)
     status = read_text(os.path.join(suite_dir, "status")).strip()
     harness = [r for r in rows if r[2].endswith("/harness")]

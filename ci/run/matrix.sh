@@ -13,8 +13,8 @@
 # Results go to $MNCOMPAT_OUT/results (the previous ones go first), the
 # run's logs, plan and per-run build cache to $MNCOMPAT_OUT/work.
 #
-# Scheduling (a makefile ci/matrix_plan.py writes,
-# $MNCOMPAT_OUT/work/plan.mk): kernels are prepared one at a time, in ci/kernels/kernels.list order (one apt, one
+# Scheduling (ci/scheduler.py, run by ci/matrix_plan.py run): kernels are
+# prepared one at a time, in ci/kernels/kernels.list order (one apt, one
 # kernel build at a time; the re-created kernels reuse src-6.1's objects
 # through ccache), while the suite runs of the kernels already prepared
 # fill $MNCOMPAT_MATRIX_JOBS slots (default: one per CPU), longest first by the
@@ -73,7 +73,8 @@ suites=""
 for s in "$@"; do
 	[ -r "$s" ] || die "no suite file $s"
 	s=$(cd "$(dirname "$s")" && pwd)/$(basename "$s")
-	# plan.mk names it in a recipe, its name in a target
+	# $suites and the plan's files ($work/suites, $work/boots) are
+	# blank-separated
 	case $s in
 	*[[:space:][:cntrl:]\'\"\$\\]*)
 		die "suite file path '$(shown "$s")': no blanks, quotes, \$, backslash or control characters"
@@ -95,55 +96,29 @@ mkdir -p "$results" "$work/env" "$work/log" "$work/summary"
 hints=$MNCOMPAT_CACHE/suite-seconds
 start=$(date +%s)
 
-# The plan (ci/matrix_plan.py plan): every suite on every kernel, as a
-# kernel's properties are known only once it is prepared
-# (ci/run/stage-suite.sh then leaves out a suite whose needs the kernel does
-# not meet; its boot goes on with the others), "kernel group cost suite"
-# a line in $work/suites. Suites of a kernel that share their qemu and
-# append lines share one boot, unless a suite says "alone" or takes more
-# than the default 300 s timeout: "cost kernel suite..." a line in
-# $work/boots, the longest first, and $work/plan.mk runs them.
-# shellcheck disable=SC2086
-"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" plan "$work" "$results" \
-	"$hints" "$kernels" "$selftests" $suites ||
-	die "could not plan the run (ci/matrix_plan.py)"
-[ -s "$work/suites" ] || die "no suite runs on the kernels $(echo "$kernels" | tr "\n" " ")"
-
-jobs=${MNCOMPAT_MATRIX_JOBS:-$(nproc)}
-log "matrix: up to $(wc -l <"$work/suites") suite runs (as their needs allow) in $(wc -l <"$work/boots") boots on $(echo "$kernels" | wc -w) kernel(s), $jobs at a time"
 MNCOMPAT_RUN_CACHE=$work/cache
 # Seconds by phase, CPU and wall (ci/lib.sh phase, ci/report/phases.py).
 MNCOMPAT_PHASES=$work/phases.tsv
 export MNCOMPAT_RUN_CACHE MNCOMPAT_PHASES
-# The steps write failing rows for what fails in them; a step that fails
-# itself is a harness bug, reported at the end (-k: the others still run).
-plan_rc=0 after_rc=0
-make -s -k -j"$jobs" -f "$work/plan.mk" all || plan_rc=$?
-
-echo
-echo "suite runs ($(($(date +%s) - start))s wall):"
-for k in $kernels; do
-	cat "$work/summary/$k"/* 2>/dev/null || true
-done
-echo
-echo "suites not for a kernel (their needs lines; KERNEL/not-run.tsv):"
+# The plan and its run, one program (ci/matrix_plan.py run, ci/scheduler.py):
+# every suite on every kernel, as a kernel's properties are known only
+# once it is prepared (ci/run/stage-suite.sh then leaves out a suite whose
+# needs the kernel does not meet; its boot goes on with the others),
+# "kernel group cost suite" a line in $work/suites. Suites of a kernel
+# that share their qemu and append lines share one boot, unless a suite
+# says "alone" or takes more than the default 300 s timeout: "cost kernel
+# suite..." a line in $work/boots, the longest first. The steps write
+# failing rows for what fails in them; a step that fails itself is a
+# harness bug, reported at the end (the others still run). Then it prints
+# the suite runs' lines, the suites not for a kernel and compat's macros
+# per kernel, and keeps this run's seconds per suite run in $hints, the
+# next run's scheduling hints.
+plan_rc=0
 # shellcheck disable=SC2086
-"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" not-run-summary \
-	"$results" $kernels || after_rc=1
-echo
-echo "compat macros set per kernel (compat/configure.sh):"
-for k in $kernels; do
-	h=$results/$k/compat/mncompat_config.h
-	[ -r "$h" ] || continue
-	echo "  $k: $("$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" \
-		config-macros "$h") "
-done
-
-# This run's seconds per suite run: the next run's scheduling hints (0 for
-# a suite that was not for its kernel; ci/matrix_plan.py update_hints()).
-mkdir -p "$MNCOMPAT_CACHE"
-"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" hints-update \
-	"$hints" "$results" || after_rc=1
+"$MNCOMPAT_PYTHON" "$MNCOMPAT_TOP/ci/matrix_plan.py" run "$work" "$results" \
+	"$hints" "$kernels" "$selftests" "${MNCOMPAT_MATRIX_JOBS:-$(nproc)}" \
+	$suites || plan_rc=$?
+[ "$plan_rc" -ne 2 ] || die "could not plan the run (ci/matrix_plan.py)"
 
 echo
 rc=0
@@ -153,11 +128,7 @@ echo "$(($(date +%s) - start))" >"$work/seconds"
 # share no phase accounts for).
 times >"$work/times"
 if [ "$plan_rc" -ne 0 ]; then
-	echo "harness: a step of $work/plan.mk failed (make exit $plan_rc), see $work/log" >&2
-	rc=1
-fi
-if [ "$after_rc" -ne 0 ]; then
-	echo "harness: reading KERNEL/not-run.tsv or writing $hints failed (see above)" >&2
+	echo "harness: ci/matrix_plan.py run failed (see above and $work/log)" >&2
 	rc=1
 fi
 exit "$rc"

@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Usage: ci/run/stage-suite.sh KERNEL ENV_FILE KDIR KMODDIR SUITE_FILE RESULTS_DIR
-# The first half of running a suite (ci/run/boot-group.sh; ci/run/boot-suites.sh
+# The first half of running a suite (ci/boot_group.py; ci/run/boot-suites.sh
 # boots it): build its modules against the kernel KERNEL (ENV_FILE: its
 # handle, ci/kernels/prepare-kernel.sh prints it, for the matrix plan; KDIR: its
 # build tree; KMODDIR: its own modules, empty when it has them built in;
-# ci/lib.sh kernel_fields gives both) and its guest tests into
+# the matrix plan reads both from ENV_FILE) and its guest tests into
 # RESULTS_DIR/staging (plan, modules/, tests/) and write the boot options
 # to RESULTS_DIR/boot.conf, the build seconds to RESULTS_DIR/build-seconds.
 # The plan is data, a step a line: "step<TAB>NAME<TAB>ACTION<TAB>ARG",

@@ -3,7 +3,7 @@
 """Usage: ci/tests/test_matrix_plan.py
 
 Unit tests of ci/matrix_plan.py: suites parsed and checked, needs lines
-judged, boots grouped and ordered, the plan's makefile, a kernel's
+judged, boots grouped and ordered, a kernel's
 properties and env file. One "ok N - NAME" or "not ok N - NAME" line per
 test (ci/tap.sh's form), the tracebacks under a failure, then
 "matrix-plan: N passed, M failed"; exit 1 when one failed.
@@ -183,8 +183,7 @@ class Plan(Scratch):
         # must still go to the first kernel only, "leak" to every one.
         work = self.dir
         suite = self.file("s.suite", "test a.c\n")
-        mm.cmd_plan([work, work + "/results", "/nonexistent", "k1\nk2\n",
-                     "bare hang", suite])
+        mm.plan_run(work, "/nonexistent", "k1\nk2\n", "bare hang", [suite])
         with open(os.path.join(work, "suites")) as f:
             runs = [line.split() for line in f]
         names = [(r[0], os.path.basename(r[3])) for r in runs]
@@ -218,15 +217,6 @@ class Plan(Scratch):
                           for _c, k, f in boot_list],
                          [("k1", "a.suite"), ("k1", "b.suite"),
                           ("k2", "a.suite"), ("k2", "b.suite")])
-
-    def test_makefile_chains_preparations_and_lists_them_first(self):
-        a = self.file("a.suite", "alone\n")
-        text = mm.plan_makefile(["k1", "k2"], [(9, "k2", [a])], "/w", "/r")
-        lines = text.splitlines()
-        self.assertIn("prepare/k2: | prepare/k1", lines)
-        self.assertIn("boot/k2/a: | prepare/k2", lines)
-        self.assertEqual(lines[-1], "all: prepare/k1 prepare/k2 boot/k2/a")
-        self.assertIn(f"\t@{mm.TOP}/ci/run/boot-group.sh k2 /w /r {a}", lines)
 
     def test_hints_first_line_wins_and_junk_is_ignored(self):
         h = self.file("hints", "k s 12\nk s 99\nbroken line\nk t x\n")
@@ -262,7 +252,7 @@ class RunFiles(Scratch):
                            "w", "k1")
         out = io.StringIO()
         with redirect_stdout(out):
-            mm.cmd_not_run_summary([res, "k1", "k2"])
+            mm.not_run_summary(res, ["k1", "k2"])
         self.assertEqual(out.getvalue(), "  k1: alpha zeta \n")
 
     def test_hints_this_run_first_then_older_lines(self):

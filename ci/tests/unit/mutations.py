@@ -2,7 +2,7 @@
 """Mutations the unit tier must catch (ci/tests/unit/unit.py runs them).
 
 Each is one change to one reader or writer of a text format (a changed
-field, a dropped line, a lost row), applied to a copy of the repository's
+field, a dropped line, a lost row) or to the scheduler, applied to a copy of the repository's
 ci/ folder (the rest of the tree linked); the unit tests that cover that
 code then run on the copy and must fail. Each module a mutation names
 must first pass on an unmutated copy (a control: a copy the tests cannot
@@ -116,6 +116,17 @@ MUTATIONS = [
     ("suite reader forgets a directive", "ci/matrix_plan.py",
      '"wrapper", "timeout", "needs",', '"wrapper", "needs",',
      "test_matrix_plan"),
+    ("scheduler starts a step before the one it waits for has ended",
+     "ci/scheduler.py", "if s.after is None or s.after in self.done]",
+     "]", "test_scheduler"),
+    ("scheduler runs what waits for a failed step", "ci/scheduler.py",
+     "if s.after is not None and s.after in failed:",
+     "if False:", "test_scheduler"),
+    ("a boot drops the harness row of a suite it could not stage",
+     "ci/boot_group.py",
+     'harness_row(results, kernel, suite, "ci/run/stage-suite.sh "',
+     'print(results, kernel, suite, "ci/run/stage-suite.sh "',
+     "test_scheduler"),
 ]
 
 

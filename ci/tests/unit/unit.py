@@ -4,6 +4,7 @@
 
 The unit tier (`make unit`, the first part of `make test`): no kernel, no
 guest, seconds. It runs the matrix plan's tests (ci/tests/test_matrix_plan.py),
+the scheduler's with stub leaf steps (test_scheduler.py),
 the one reader of each of ci/'s text formats (test_formats.py), the
 KTAP/console parser on recorded boots (test_parse_run.py), every report
 writer on recorded runs (test_reports.py) and the shell leaf steps'
@@ -24,8 +25,8 @@ UNIT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, UNIT)
 sys.path.insert(0, os.path.dirname(UNIT))  # ci/tests: test_matrix_plan
 
-MODULES = ["test_matrix_plan", "test_formats", "test_parse_run",
-           "test_reports", "test_leaf_steps"]
+MODULES = ["test_matrix_plan", "test_scheduler", "test_formats",
+           "test_parse_run", "test_reports", "test_leaf_steps"]
 
 
 def run_tests(modules, counter):
