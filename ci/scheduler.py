@@ -30,6 +30,7 @@ import signal
 import subprocess
 
 import boot_group
+import matrix_plan
 
 # argv: a command (a list), or a function returning a generator of
 # boot_group.Command, sent each one's exit status.
@@ -50,9 +51,7 @@ def matrix_steps(top, kernels, boot_list, work, results):
                           prev))
         prev = f"prepare/{k}"
     for _cost, k, files in boot_list:
-        first = os.path.basename(files[0])
-        if first.endswith(".suite"):
-            first = first[:-len(".suite")]
+        first = matrix_plan.suite_name(files[0])
         steps.append(Step(f"boot/{k}/{first}", functools.partial(
             boot_group.boot, top, k, work, results, list(files)),
             f"prepare/{k}"))
