@@ -1168,12 +1168,9 @@ def module_paths(rels, base, work):
     members = set(rels)
     for rel in rels:
         members.update(module_of(rel, base, tree))
-
-    def where(rel):
-        return work_or_base(rel, base, work)
     for rel in list(members):
         try:
-            text = read_text(where(rel))
+            text = read_text(work_or_base(rel, base, work))
         except OSError:
             continue
         for inc in re.findall(r'^\s*#\s*include\s*"([^"]+)"', text, re.M):
@@ -1183,7 +1180,7 @@ def module_paths(rels, base, work):
                         os.path.isfile(os.path.join(base, cand)):
                     members.add(cand)
                     break
-    return [(where(rel), rel) for rel in sorted(members)]
+    return [(work_or_base(rel, base, work), rel) for rel in sorted(members)]
 
 
 def build_module(rels, base, work):
